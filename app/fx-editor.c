@@ -1,0 +1,12 @@
+/* fx-editor.c: main() of FX Editor, the GTK 4 desktop app. */
+#include "fx-application.h"
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (FxApplication) app = NULL;
+
+  g_set_application_name ("FX Editor");
+  app = fx_application_new (G_APPLICATION_DEFAULT_FLAGS);
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,141 @@
+/* fx.c: the fx command line — `fx run`, `fx trace`, `fx exec`, `fx export`: libfx's headless
+ * jobs. Each subcommand is one entry of the table below. */
+#include <fx.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef int (*FxCommandFunc) (int argc, char **argv);
+
+typedef struct {
+  const char *name;
+  const char *synopsis;
+  const char *summary;
+  FxCommandFunc run;
+} FxCommand;
+
+static int command_run (int argc, char **argv);
+static int command_unavailable (int argc, char **argv);
+
+static const FxCommand commands[] = {
+  { "run", "SCRIPT.py [ARGS...]",
+    "Run a Python script that uses torch and torch.fx, as `python SCRIPT.py` would",
+    command_run },
+  { "trace", "MODEL.py --module NAME [--concrete NAME=VALUE]... [--format code|graph|tabular|fxg] [-o FILE]",
+    "Symbolically trace a module or function of a model file and print its graph",
+    command_unavailable },
+  { "exec", "MODEL.py --module NAME [--weights FILE] --input SPEC... [--print-values] [--profile]",
+    "Trace a module and run it on generated or loaded inputs",
+    command_unavailable },
+  { "export", "FILE.fxg|MODEL.py [--module NAME] (-o DIR | --code)",
+    "Write a traced or edited graph as Python code or as a PyTorch package",
+    command_unavailable },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: fx COMMAND [OPTIONS...]\n\n"
+                "torch.fx re-made in C: trace, run, rewrite and export PyTorch models.\n\n"
+                "Commands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nOptions:\n"
+                "  -h, --help     Show this help, or a command's with `fx COMMAND --help`\n"
+                "  --version      Show the version of fx and libfx\n\n"
+                "The desktop editor is fx-editor.\n");
+}
+
+static void
+print_command_usage (const FxCommand *command, FILE *out)
+{
+  fprintf (out, "Usage: fx %s %s\n\n%s.\n", command->name, command->synopsis, command->summary);
+}
+
+static const FxCommand *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+static gboolean
+wants_help (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The script's existence is checked the way python checks it, so callers see the same error. */
+static int
+command_run (int argc, char **argv)
+{
+  FILE *script;
+
+  if (argc < 2)
+    {
+      print_command_usage (find_command ("run"), stderr);
+      return 2;
+    }
+  script = fopen (argv[1], "r");
+  if (script == NULL)
+    {
+      int saved_errno = errno;
+      g_autofree char *absolute = g_canonicalize_filename (argv[1], NULL);
+      fprintf (stderr, "fx: can't open file '%s': [Errno %d] %s\n", absolute, saved_errno,
+               g_strerror (saved_errno));
+      return 2;
+    }
+  fclose (script);
+  fprintf (stderr, "fx run: this build of fx has no Python front end yet; cannot run '%s'\n",
+           argv[1]);
+  return 1;
+}
+
+static int
+command_unavailable (int argc, char **argv)
+{
+  fprintf (stderr, "fx %s: not available in this build of fx yet\n", argv[0]);
+  return 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  const FxCommand *command;
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("fx %s\n", fx_version ());
+      return 0;
+    }
+  command = find_command (argv[1]);
+  if (command == NULL)
+    {
+      fprintf (stderr, "fx: unknown command '%s'\n\n", argv[1]);
+      print_usage (stderr);
+      return 2;
+    }
+  /* Arguments after the script belong to the script: only look for --help before it. */
+  if (wants_help (command->run == command_run ? MIN (argc - 1, 2) : argc - 1, argv + 1))
+    {
+      print_command_usage (command, stdout);
+      return 0;
+    }
+  return command->run (argc - 1, argv + 1);
+}

@@ -1,0 +1,2 @@
+/* value.c: (being written) */
+#include "ir/value.h"

@@ -1,0 +1,6 @@
+/* ops-creation.c: (being written) */
+#include "ops/op-table.h"
+
+const FxOpDef fx_op_defs_creation[] = {
+  { .path = NULL },
+};

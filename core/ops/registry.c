@@ -1,0 +1,2 @@
+/* registry.c: (being written) */
+#include "ops/op-table.h"

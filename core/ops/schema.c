@@ -1,0 +1,2 @@
+/* schema.c: (being written) */
+#include "ops/op-table.h"

@@ -1,0 +1,2 @@
+/* blas.c: (being written) */
+#include "tensor/tensor.h"

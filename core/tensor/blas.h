@@ -1,0 +1,3 @@
+/* blas.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,3 @@
+/* conv.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* creation.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* dtype.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* elementwise.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* index.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,3 @@
+/* index.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* linalg.c: (being written) */
+#include "tensor/tensor.h"

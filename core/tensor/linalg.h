@@ -1,0 +1,3 @@
+/* linalg.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

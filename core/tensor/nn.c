@@ -1,0 +1,2 @@
+/* nn.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,3 @@
+/* nn.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* pool.c: (being written) */
+#include "tensor/tensor.h"

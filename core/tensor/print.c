@@ -1,0 +1,2 @@
+/* print.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,3 @@
+/* print.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* random.c: (being written) */
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* reduce.c: (being written) */
+#include "tensor/tensor.h"

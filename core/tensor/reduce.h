@@ -1,0 +1,3 @@
+/* reduce.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

@@ -1,0 +1,2 @@
+/* shape.c: (being written) */
+#include "tensor/tensor.h"

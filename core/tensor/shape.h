@@ -1,0 +1,3 @@
+/* shape.h: (being written) */
+#pragma once
+#include "tensor/tensor.h"

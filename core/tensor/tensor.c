@@ -1,0 +1,2 @@
+/* tensor.c: (being written) */
+#include "tensor/tensor.h"
