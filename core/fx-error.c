@@ -15,6 +15,9 @@ fx_error_code_python_name (FxErrorCode code)
     case FX_ERROR_PARSE:            return "SyntaxError";
     case FX_ERROR_TRACE:            return "TraceError";
     case FX_ERROR_IO:               return "OSError";
+    case FX_ERROR_ATTRIBUTE:        return "AttributeError";
+    case FX_ERROR_ZERO_DIVISION:    return "ZeroDivisionError";
+    case FX_ERROR_OVERFLOW:         return "OverflowError";
     case FX_ERROR_SHAPE:
     case FX_ERROR_GRAPH:
     case FX_ERROR_FAILED:

@@ -18,6 +18,9 @@ typedef enum {
   FX_ERROR_GRAPH,           /* an edit or a graph that breaks FX's invariants */
   FX_ERROR_TRACE,           /* symbolic tracing failed */
   FX_ERROR_IO,              /* a file could not be read or written */
+  FX_ERROR_ZERO_DIVISION,   /* Python number arithmetic divided by zero (ZeroDivisionError) */
+  FX_ERROR_ATTRIBUTE,       /* a missing attribute or submodule (AttributeError) */
+  FX_ERROR_OVERFLOW,        /* a Python int result beyond 64 bits, or float overflow in ** */
 } FxErrorCode;
 
 GQuark fx_error_quark (void);

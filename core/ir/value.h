@@ -119,6 +119,9 @@ typedef struct {
   void     (*repr)     (const FxObject *obj, GString *out);     /* may be NULL */
   guint    (*hash)     (const FxObject *obj);                    /* NULL: identity */
   gboolean (*equal)    (const FxObject *a, const FxObject *b);   /* NULL: identity */
+  /* Callables used as call_function targets: "module.name" as torch.fx's
+   * _get_qualified_name gives it. NULL: not callable / use name. */
+  const char *(*qualified_name) (const FxObject *obj);
 } FxObjectClass;
 
 struct _FxObject {
@@ -155,6 +158,7 @@ FxValue  fx_value_int_tuple   (const FxTupleType *type, int n, const int64_t *it
 
 FxValue  fx_value_copy  (const FxValue *v);   /* adds a reference */
 void     fx_value_clear (FxValue *v);         /* drops it; leaves None */
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FxValue, fx_value_clear)
 
 /* Python semantics: 1 == 1.0 == True, tuples compare by items, tensors and objects by
  * identity unless the object class says otherwise. */

@@ -64,6 +64,9 @@ typedef enum {
   FX_OP_FLAG_RANDOM   = 1 << 1,  /* draws from the generator */
   FX_OP_FLAG_IMPURE   = 1 << 2,  /* never removed by dead code elimination */
   FX_OP_FLAG_CREATION = 1 << 3,  /* makes a tensor from sizes/values (zeros, arange, ...) */
+  /* PyTorch defines it in Python (str() is "<function NAME at 0x...>"), where its path alone
+   * does not say so (torch._assert); torch.nn.functional.* is assumed to be. */
+  FX_OP_FLAG_PYTHON_FUNCTION = 1 << 4,
 } FxOpFlags;
 
 struct _FxOp {

@@ -128,4 +128,8 @@ void     fx_strided_iter_init (FxStridedIter *it, int ndim, const int64_t *shape
 /* Returns FALSE when done; otherwise it->offset is the element to visit. */
 gboolean fx_strided_iter_next (FxStridedIter *it);
 
+/* ---- float16 storage: IEEE half <-> float (round to nearest even) ---- */
+float    fx_half_to_float (uint16_t h);
+uint16_t fx_float_to_half (float f);
+
 G_END_DECLS
