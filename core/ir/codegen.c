@@ -1,0 +1,499 @@
+/* codegen.c: GraphModule.code — torch.fx 1.13's CodeGen._gen_python_code, rule for rule:
+ * operators written as operators, values deleted after their last use (`;  x = None`),
+ * globals named in a fresh namespace, wrapped functions re-registered in a preamble. */
+#include "ir/codegen.h"
+#include "ops/op.h"
+
+#include <string.h>
+
+typedef struct {
+  FxNamespace *names;
+  GHashTable *wrapped;        /* global name → TRUE, in wrapped_order */
+  GPtrArray *wrapped_order;
+} CodeGen;
+
+/* Operators that print as Python syntax (graph.py's magic_methods and inplace_methods). */
+static const struct { const char *name; const char *format; } magic_methods[] = {
+  { "add", "{} + {}" }, { "sub", "{} - {}" }, { "mul", "{} * {}" }, { "floordiv", "{} // {}" },
+  { "truediv", "{} / {}" }, { "div", "{} / {}" }, { "mod", "{} % {}" }, { "pow", "{} ** {}" },
+  { "lshift", "{} << {}" }, { "rshift", "{} >> {}" }, { "and_", "{} & {}" }, { "or_", "{} | {}" },
+  { "xor", "{} ^ {}" }, { "getitem", "{}[{}]" }, { "matmul", "{} @ {}" },
+  { "eq", "{} == {}" }, { "ne", "{} != {}" }, { "lt", "{} < {}" }, { "gt", "{} > {}" },
+  { "le", "{} <= {}" }, { "ge", "{} >= {}" }, { "pos", "+{}" }, { "neg", "-{}" },
+  { "invert", "~{}" },
+};
+static const struct { const char *name; const char *format; } inplace_methods[] = {
+  { "iadd", "{} += {}" }, { "iand", "{} &= {}" }, { "ifloordiv", "{} //= {}" },
+  { "ilshift", "{} <<= {}" }, { "imod", "{} %= {}" }, { "imul", "{} *= {}" },
+  { "imatmul", "{} @= {}" }, { "ior", "{} |= {}" }, { "ipow", "{} **= {}" },
+  { "irshift", "{} >>= {}" }, { "isub", "{} -= {}" }, { "itruediv", "{} /= {}" },
+  { "ixor", "{} ^= {}" }, { "setitem", "{}[{}] = {}" },
+};
+
+static const char *
+node_repr (CodeGen *cg, FxNode *node)
+{
+  return fx_namespace_create_name (cg->names, node->name, node, NULL);
+}
+
+/* repr() of an argument with nodes named in the code's namespace. */
+static void
+arg_repr (CodeGen *cg, const FxValue *value, GString *out)
+{
+  switch (value->kind)
+    {
+    case FX_VALUE_NODE:
+      g_string_append (out, node_repr (cg, value->node));
+      break;
+    case FX_VALUE_TUPLE:
+    case FX_VALUE_LIST:
+      if (value->kind == FX_VALUE_TUPLE && value->seq->type != NULL)
+        {
+          fx_value_repr (value, out);   /* torch.Size and the like print as themselves */
+          break;
+        }
+      g_string_append_c (out, value->kind == FX_VALUE_LIST ? '[' : '(');
+      for (guint i = 0; i < value->seq->len; i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          arg_repr (cg, &value->seq->items[i], out);
+        }
+      if (value->kind == FX_VALUE_TUPLE && value->seq->len == 1)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, value->kind == FX_VALUE_LIST ? ']' : ')');
+      break;
+    case FX_VALUE_DICT:
+      {
+        const FxValue *k, *v;
+        g_string_append_c (out, '{');
+        for (guint i = 0; fx_dict_entry (value->dict, i, &k, &v); i++)
+          {
+            if (i > 0)
+              g_string_append (out, ", ");
+            arg_repr (cg, k, out);
+            g_string_append (out, ": ");
+            arg_repr (cg, v, out);
+          }
+        g_string_append_c (out, '}');
+      }
+      break;
+    case FX_VALUE_SLICE:
+      g_string_append (out, "slice(");
+      arg_repr (cg, &value->slice->start, out);
+      g_string_append (out, ", ");
+      arg_repr (cg, &value->slice->stop, out);
+      g_string_append (out, ", ");
+      arg_repr (cg, &value->slice->step, out);
+      g_string_append_c (out, ')');
+      break;
+    default:
+      fx_value_repr (value, out);
+      break;
+    }
+}
+
+static char *
+arg_repr_str (CodeGen *cg, const FxValue *value)
+{
+  GString *s = g_string_new (NULL);
+  arg_repr (cg, value, s);
+  return g_string_free (s, FALSE);
+}
+
+/* add_global: torch's own callables keep their qualified name; anything else gets a name in
+ * the namespace (builtins keep theirs: len, getattr). */
+static const char *
+add_global (CodeGen *cg, const char *name_hint, gconstpointer obj, const char *builtin_name)
+{
+  if (g_str_has_prefix (name_hint, "torch.") || strcmp (name_hint, "torch") == 0)
+    return name_hint;
+  return fx_namespace_create_name (cg->names, name_hint, obj, builtin_name);
+}
+
+static const char *
+type_repr (CodeGen *cg, const char *type)
+{
+  if (g_str_has_prefix (type, "torch.") || fx_is_python_builtin (type) || strcmp (type, "()") == 0)
+    return type;
+  return add_global (cg, type, g_intern_string (type), NULL);
+}
+
+void
+fx_format_target (GString *out, const char *base, const char *target)
+{
+  g_auto (GStrv) elems = g_strsplit (target, ".", -1);
+  GString *r = g_string_new (base);
+
+  for (guint i = 0; elems[i] != NULL; i++)
+    {
+      if (!fx_is_identifier (elems[i]))
+        {
+          g_autofree char *inner = g_string_free (r, FALSE);
+          r = g_string_new (NULL);
+          g_string_printf (r, "getattr(%s, \"%s\")", inner, elems[i]);
+        }
+      else
+        g_string_append_printf (r, ".%s", elems[i]);
+    }
+  g_string_append (out, r->str);
+  g_string_free (r, TRUE);
+}
+
+static void
+format_args (CodeGen *cg, GString *out, const FxValue *args, guint first, const FxValue *kwargs)
+{
+  const FxValue *k, *v;
+  gboolean any = FALSE;
+
+  for (guint i = first; i < args->seq->len; i++)
+    {
+      if (any)
+        g_string_append (out, ", ");
+      arg_repr (cg, &args->seq->items[i], out);
+      any = TRUE;
+    }
+  for (guint i = 0; fx_dict_entry (kwargs->dict, i, &k, &v); i++)
+    {
+      if (any)
+        g_string_append (out, ", ");
+      g_string_append_printf (out, "%s = ", k->s->data);
+      arg_repr (cg, v, out);
+      any = TRUE;
+    }
+}
+
+/* Substitutes the reprs of args into a "{} + {}" pattern. */
+static void
+append_operator (CodeGen *cg, GString *out, const char *format, const FxValue *args)
+{
+  guint next = 0;
+
+  for (const char *p = format; *p; p++)
+    {
+      if (p[0] == '{' && p[1] == '}')
+        {
+          if (next < args->seq->len)
+            arg_repr (cg, &args->seq->items[next], out);
+          next++;
+          p++;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+}
+
+static const char *
+lookup_format (const char *qualified, gboolean inplace)
+{
+  const char *name;
+
+  if (!g_str_has_prefix (qualified, "operator."))
+    return NULL;
+  name = qualified + strlen ("operator.");
+  if (inplace)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (inplace_methods); i++)
+        if (strcmp (inplace_methods[i].name, name) == 0)
+          return inplace_methods[i].format;
+    }
+  else
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (magic_methods); i++)
+        if (strcmp (magic_methods[i].name, name) == 0)
+          return magic_methods[i].format;
+    }
+  return NULL;
+}
+
+static void
+emit_stacktrace_summary (GString *body, const FxNode *node, char **prev)
+{
+  const FxValue key = fx_value_str ("stack_trace");
+  FxValue *trace = fx_dict_get (node->meta, &key);
+  const char *text;
+
+  fx_value_clear ((FxValue *) &key);
+  if (node->op == FX_OP_PLACEHOLDER || node->op == FX_OP_OUTPUT)
+    return;
+  text = trace != NULL && trace->kind == FX_VALUE_STR && trace->s->len > 0 ? trace->s->data : NULL;
+  if (text != NULL)
+    {
+      g_auto (GStrv) lines = NULL;
+      g_autofree char *stripped = NULL;
+      GString *summary;
+      guint idx = 0, n;
+
+      if (*prev != NULL && strcmp (*prev, text) == 0)
+        return;
+      g_free (*prev);
+      *prev = g_strdup (text);
+      stripped = g_strstrip (g_strdup (text));
+      lines = g_strsplit (stripped, "\n", -1);
+      n = g_strv_length (lines);
+      summary = g_string_new (NULL);
+      for (; idx < n; idx++)
+        {
+          g_strstrip (lines[idx]);
+          if (g_str_has_prefix (lines[idx], "File "))
+            break;
+          if (summary->len > 0)
+            g_string_append (summary, ", ");
+          g_string_append (summary, lines[idx]);
+        }
+      if (idx + 1 < n)
+        {
+          const char *line = lines[idx];
+          const char *q1 = strchr (line, '"');
+          const char *q2 = q1 ? strchr (q1 + 1, '"') : NULL;
+          const char *ln = q2 ? strstr (q2, ", line ") : NULL;
+          if (q1 && q2 && ln && strstr (ln, ", in ") != NULL)
+            {
+              g_autofree char *file = g_strndup (q1 + 1, q2 - q1 - 1);
+              int lineno = atoi (ln + strlen (", line "));
+              if (summary->len > 0)
+                g_string_append (summary, ", ");
+              g_string_append_printf (summary, "File: %s:%d", file, lineno);
+            }
+          if (summary->len > 0)
+            g_string_append (summary, ", ");
+          g_string_append_printf (summary, "code: %s", g_strstrip (lines[idx + 1]));
+        }
+      g_string_append_printf (body, "\n# %s\n", summary->str);
+      g_string_free (summary, TRUE);
+    }
+  else if (*prev == NULL || **prev != '\0')
+    {
+      g_free (*prev);
+      *prev = g_strdup ("");
+      g_string_append (body, "\n# No stacktrace found for following nodes \n");
+    }
+}
+
+static gboolean
+is_wrapped (const FxNode *node)
+{
+  FxValue key = fx_value_str ("is_wrapped");
+  FxValue *v = fx_dict_get (node->meta, &key);
+  gboolean wrapped = v != NULL && v->kind == FX_VALUE_BOOL && v->b;
+
+  fx_value_clear (&key);
+  return wrapped;
+}
+
+typedef struct {
+  GHashTable *node_to_last_use;   /* node → user */
+  GHashTable *user_to_last_uses;  /* user → GPtrArray of nodes */
+  FxNode *user;
+} LastUses;
+
+static void
+register_last_use (FxNode *node, gpointer data)
+{
+  LastUses *lu = data;
+  GPtrArray *list;
+
+  if (g_hash_table_contains (lu->node_to_last_use, node))
+    return;
+  g_hash_table_insert (lu->node_to_last_use, node, lu->user);
+  list = g_hash_table_lookup (lu->user_to_last_uses, lu->user);
+  if (list == NULL)
+    {
+      list = g_ptr_array_new ();
+      g_hash_table_insert (lu->user_to_last_uses, lu->user, list);
+    }
+  g_ptr_array_add (list, node);
+}
+
+/* The names FX pre-registers as globals of every generated module. */
+static const char *const custom_builtins[] = {
+  "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree",
+};
+
+char *
+fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
+{
+  CodeGen cg = { 0 };
+  LastUses lu = { 0 };
+  GString *body = g_string_new (NULL);
+  g_autoptr (GPtrArray) free_vars = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *return_annotation = g_strdup ("");
+  g_autofree char *prev_trace = NULL;
+  GString *code, *result;
+  g_auto (GStrv) lines = NULL;
+
+  cg.names = fx_namespace_new ();
+  cg.wrapped = g_hash_table_new (g_str_hash, g_str_equal);
+  cg.wrapped_order = g_ptr_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (custom_builtins); i++)
+    fx_namespace_create_name (cg.names, custom_builtins[i], custom_builtins[i], custom_builtins[i]);
+
+  lu.node_to_last_use = g_hash_table_new (g_direct_hash, g_direct_equal);
+  lu.user_to_last_uses = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                (GDestroyNotify) g_ptr_array_unref);
+  for (FxNode *node = fx_graph_last (graph); node != NULL; node = fx_node_prev (node))
+    {
+      lu.user = node;
+      fx_value_foreach_node (&node->args, register_last_use, &lu);
+      fx_value_foreach_node (&node->kwargs, register_last_use, &lu);
+    }
+
+  for (FxNode *node = fx_graph_first (graph); node != NULL; node = fx_node_next (node))
+    {
+      const char *type = node->type.kind == FX_VALUE_STR ? node->type.s->data : NULL;
+      g_autofree char *annotation = type ? g_strdup_printf (" : %s", type_repr (&cg, type)) : g_strdup ("");
+
+      if (verbose)
+        emit_stacktrace_summary (body, node, &prev_trace);
+
+      switch (node->op)
+        {
+        case FX_OP_PLACEHOLDER:
+          {
+            const char *target = node->target.s->data;
+            GString *var = g_string_new (target);
+            g_autofree char *raw_name = NULL;
+            const char *repr;
+
+            g_string_append (var, annotation);
+            if (node->args.seq->len > 0)
+              {
+                g_string_append (var, " = ");
+                arg_repr (&cg, &node->args.seq->items[0], var);
+              }
+            g_ptr_array_add (free_vars, g_string_free (var, FALSE));
+            raw_name = g_strdup (target);
+            {
+              char *w = raw_name;
+              for (char *r = raw_name; *r; r++)
+                if (*r != '*')
+                  *w++ = *r;
+              *w = '\0';
+            }
+            repr = node_repr (&cg, node);
+            if (strcmp (raw_name, repr) != 0)
+              g_string_append_printf (body, "%s = %s\n", repr, raw_name);
+            continue;   /* placeholders add no line ending of their own */
+          }
+        case FX_OP_CALL_METHOD:
+          {
+            g_autofree char *self = arg_repr_str (&cg, &node->args.seq->items[0]);
+            g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+            fx_format_target (body, self, node->target.s->data);
+            g_string_append_c (body, '(');
+            format_args (&cg, body, &node->args, 1, &node->kwargs);
+            g_string_append_c (body, ')');
+          }
+          break;
+        case FX_OP_CALL_FUNCTION:
+          {
+            const char *qualified = fx_target_qualified_name (&node->target);
+            const char *format;
+            const char *global;
+            gconstpointer obj = node->target.kind == FX_VALUE_OP ? (gconstpointer) node->target.op
+                                                                  : (gconstpointer) node->target.obj;
+
+            if ((format = lookup_format (qualified, FALSE)) != NULL)
+              {
+                g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+                append_operator (&cg, body, format, &node->args);
+                break;
+              }
+            if ((format = lookup_format (qualified, TRUE)) != NULL)
+              {
+                append_operator (&cg, body, format, &node->args);
+                g_string_append_printf (body, ";  %s%s = ", node_repr (&cg, node), annotation);
+                arg_repr (&cg, &node->args.seq->items[0], body);
+                break;
+              }
+            global = add_global (&cg, qualified, obj,
+                                 strchr (qualified, '.') == NULL ? qualified : NULL);
+            if (strcmp (global, "getattr") == 0 && node->args.seq->len == 2
+                && node->args.seq->items[1].kind == FX_VALUE_STR
+                && fx_is_identifier (node->args.seq->items[1].s->data))
+              {
+                g_autofree char *base = arg_repr_str (&cg, &node->args.seq->items[0]);
+                g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+                fx_format_target (body, base, node->args.seq->items[1].s->data);
+                break;
+              }
+            g_string_append_printf (body, "%s%s = %s(", node_repr (&cg, node), annotation, global);
+            format_args (&cg, body, &node->args, 0, &node->kwargs);
+            g_string_append_c (body, ')');
+            if (is_wrapped (node) && !g_hash_table_contains (cg.wrapped, global))
+              {
+                g_hash_table_add (cg.wrapped, (gpointer) global);
+                g_ptr_array_add (cg.wrapped_order, (gpointer) global);
+              }
+          }
+          break;
+        case FX_OP_CALL_MODULE:
+          g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+          fx_format_target (body, root_module, node->target.s->data);
+          g_string_append_c (body, '(');
+          format_args (&cg, body, &node->args, 0, &node->kwargs);
+          g_string_append_c (body, ')');
+          break;
+        case FX_OP_GET_ATTR:
+          g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+          fx_format_target (body, root_module, node->target.s->data);
+          break;
+        case FX_OP_OUTPUT:
+          if (type != NULL)
+            {
+              g_free (return_annotation);
+              return_annotation = g_strdup_printf (" -> %s", type_repr (&cg, type));
+            }
+          g_string_append (body, "return ");
+          arg_repr (&cg, &node->args.seq->items[0], body);
+          g_string_append_c (body, '\n');
+          continue;
+        case FX_OP_ROOT:
+          continue;
+        }
+
+      /* delete_unused_values */
+      {
+        GPtrArray *dead = g_hash_table_lookup (lu.user_to_last_uses, node);
+        if (dead != NULL && dead->len > 0)
+          {
+            g_string_append (body, ";  ");
+            for (guint i = 0; i < dead->len; i++)
+              g_string_append_printf (body, "%s = ", node_repr (&cg, dead->pdata[i]));
+            g_string_append (body, "None\n");
+          }
+        else
+          g_string_append_c (body, '\n');
+      }
+    }
+
+  if (body->len == 0)
+    g_string_append (body, "pass\n");
+
+  result = g_string_new ("\n");
+  for (guint i = 0; i < cg.wrapped_order->len; i++)
+    g_string_append_printf (result, "%storch.fx._symbolic_trace.wrap(\"%s\")", i ? "\n" : "",
+                            (char *) cg.wrapped_order->pdata[i]);
+  g_string_append (result, "\n\ndef forward(");
+  if (free_vars->len == 0 || strcmp (free_vars->pdata[0], "self") != 0)
+    g_string_append_printf (result, "self%s", free_vars->len ? ", " : "");
+  for (guint i = 0; i < free_vars->len; i++)
+    g_string_append_printf (result, "%s%s", i ? ", " : "", (char *) free_vars->pdata[i]);
+  g_string_append_printf (result, ")%s:\n", return_annotation);
+
+  /* Every line of the body, including the empty one after its last newline, is indented. */
+  lines = g_strsplit (body->str, "\n", -1);
+  code = g_string_new (NULL);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_string_append_printf (code, "%s    %s", i ? "\n" : "", lines[i]);
+  g_string_append (result, code->str);
+
+  g_string_free (code, TRUE);
+  g_string_free (body, TRUE);
+  g_hash_table_unref (lu.node_to_last_use);
+  g_hash_table_unref (lu.user_to_last_uses);
+  g_hash_table_unref (cg.wrapped);
+  g_ptr_array_unref (cg.wrapped_order);
+  fx_namespace_free (cg.names);
+  return g_string_free (result, FALSE);
+}
