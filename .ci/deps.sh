@@ -15,8 +15,9 @@ need_pkg() {  # need_pkg PKG-CONFIG-MODULE DEBIAN-PACKAGE
 need_cmd() {  # need_cmd COMMAND DEBIAN-PACKAGE
   command -v "$1" >/dev/null 2>&1 || add "$2"
 }
-need_file() {  # need_file PATH DEBIAN-PACKAGE
-  [ -e "$1" ] || add "$2"
+need_file() {  # need_file PATH-PATTERN DEBIAN-PACKAGE
+  # shellcheck disable=SC2086
+  ls $1 >/dev/null 2>&1 || add "$2"
 }
 need_python() {  # need_python MODULE DEBIAN-PACKAGE: for /usr/bin/python3 (Debian's)
   if [ ! -x /usr/bin/python3 ] || ! /usr/bin/python3 -c "import $1" >/dev/null 2>&1; then
@@ -46,6 +47,8 @@ for job in $jobs; do
       need_pkg gtksourceview-5 libgtksourceview-5-dev
       need_pkg libcgraph libgraphviz-dev
       need_pkg libgvc libgraphviz-dev
+      # the editor's icons are SVG: GTK draws them through gdk-pixbuf's librsvg loader
+      need_file "/usr/lib/*/gdk-pixbuf-2.0/2.10.0/loaders/libpixbufloader-svg.so" librsvg2-common
       ;;
     test)
       need_cmd xvfb-run xvfb

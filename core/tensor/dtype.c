@@ -86,3 +86,14 @@ fx_dtype_promote (FxDType a, FxDType b)
     return FX_DTYPE_INT16;
   return a > b ? a : b;
 }
+
+const char *
+fx_dtype_scalar_type_name (FxDType dtype)
+{
+  static const char *const names[FX_DTYPE_N] = {
+    [FX_DTYPE_BOOL] = "Bool", [FX_DTYPE_UINT8] = "Byte", [FX_DTYPE_INT8] = "Char",
+    [FX_DTYPE_INT16] = "Short", [FX_DTYPE_INT32] = "Int", [FX_DTYPE_INT64] = "Long",
+    [FX_DTYPE_FLOAT16] = "Half", [FX_DTYPE_FLOAT32] = "Float", [FX_DTYPE_FLOAT64] = "Double",
+  };
+  return (unsigned) dtype < FX_DTYPE_N ? names[dtype] : "Undefined";
+}

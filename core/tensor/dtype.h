@@ -29,6 +29,8 @@ const char  *fx_dtype_name        (FxDType dtype);
 gboolean     fx_dtype_from_name   (const char *name, FxDType *out);
 gboolean     fx_dtype_is_floating (FxDType dtype);
 gboolean     fx_dtype_is_integral (FxDType dtype);  /* bool excluded */
+/* The C++ scalar type name PyTorch's messages use: "Float", "Long", "Bool", ... */
+const char  *fx_dtype_scalar_type_name (FxDType dtype);
 /* torch.promote_types(a, b) */
 FxDType      fx_dtype_promote     (FxDType a, FxDType b);
 

@@ -157,6 +157,32 @@ test_window_maps_with_header_actions (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The app icon is an SVG; without an SVG loader GTK shows the "missing image" icon. */
+static void
+test_app_icon_drawable (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+  GSList *formats = gdk_pixbuf_get_formats ();
+  gboolean svg = FALSE;
+  g_autoptr (GtkIconPaintable) icon = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr (GdkPixbuf) pixbuf = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+
+  for (GSList *l = formats; l; l = l->next)
+    svg |= g_strcmp0 (gdk_pixbuf_format_get_name (l->data), "svg") == 0;
+  g_slist_free (formats);
+  g_assert_true (svg);
+  g_assert_true (gtk_icon_theme_has_icon (theme, "org.fxeditor.FxEditor"));
+  icon = gtk_icon_theme_lookup_icon (theme, "org.fxeditor.FxEditor", NULL, 128, 1,
+                                     GTK_TEXT_DIR_NONE, 0);
+  file = gtk_icon_paintable_get_file (icon);
+  g_assert_nonnull (file);
+  path = g_file_get_uri (file);
+  g_assert_true (g_str_has_suffix (path, "org.fxeditor.FxEditor.svg"));
+}
+
 static void
 test_accelerators (void)
 {
@@ -230,12 +256,15 @@ main (int argc, char **argv)
   int status;
 
   gtk_test_init (&argc, &argv, NULL);
+  /* Screenshots must show settled states, not the middle of a crossfade. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   fx_ui_init ();
   app = fx_application_new (G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
   g_test_add_func ("/window/maps-with-header-actions", test_window_maps_with_header_actions);
   g_test_add_func ("/window/accelerators", test_accelerators);
+  g_test_add_func ("/window/app-icon-drawable", test_app_icon_drawable);
   g_test_add_func ("/window/open-example-then-reject-foreign-file",
                    test_open_example_then_reject_foreign_file);
   status = g_test_run ();
