@@ -41,6 +41,7 @@ for job in $jobs; do
       need_pkg glib-2.0 libglib2.0-dev
       need_pkg gio-2.0 libglib2.0-dev
       need_pkg json-glib-1.0 libjson-glib-dev
+      need_pkg libzip libzip-dev
       need_pkg openblas libopenblas-dev
       need_pkg gtk4 libgtk-4-dev
       need_pkg libadwaita-1 libadwaita-1-dev

@@ -16,6 +16,8 @@ fx_error_code_python_name (FxErrorCode code)
     case FX_ERROR_TRACE:            return "TraceError";
     case FX_ERROR_IO:               return "OSError";
     case FX_ERROR_ATTRIBUTE:        return "AttributeError";
+    case FX_ERROR_ASSERTION:        return "AssertionError";
+    case FX_ERROR_KEY:              return "KeyError";
     case FX_ERROR_ZERO_DIVISION:    return "ZeroDivisionError";
     case FX_ERROR_OVERFLOW:         return "OverflowError";
     case FX_ERROR_SHAPE:

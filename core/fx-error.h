@@ -20,6 +20,8 @@ typedef enum {
   FX_ERROR_IO,              /* a file could not be read or written */
   FX_ERROR_ZERO_DIVISION,   /* Python number arithmetic divided by zero (ZeroDivisionError) */
   FX_ERROR_ATTRIBUTE,       /* a missing attribute or submodule (AttributeError) */
+  FX_ERROR_ASSERTION,       /* a failed assert of PyTorch's Python code (AssertionError) */
+  FX_ERROR_KEY,             /* a missing key (KeyError) */
   FX_ERROR_OVERFLOW,        /* a Python int result beyond 64 bits, or float overflow in ** */
 } FxErrorCode;
 

@@ -665,7 +665,11 @@ convert_arg (const FxArgSpec *spec, const FxValue *v, gboolean lenient, FxValue 
             *out = fx_value_take_tuple (seq);
             return TRUE;
           }
-        /* A single number stands for the whole list: N copies for T[N], one otherwise. */
+        /* A single number stands for the whole list: N copies for T[N]. PyTorch's C++ binder
+         * refuses it for an unsized T[] (torch.flip (x, 1) is a TypeError); Python functions
+         * and varargs sizes take it. */
+        if (spec->list_len == 0 && !spec->varargs && !lenient)
+          return FALSE;
         int64_t iv;
         double fv;
         gboolean ok = is_float ? (v->kind != FX_VALUE_TENSOR && as_float (v, &fv))

@@ -1,2 +1,657 @@
-/* blas.c: (being written) */
-#include "tensor/tensor.h"
+/* blas.c: loads OpenBLAS at first use with the kernel this CPU deserves, wraps gemm/gemv,
+ * and runs libfx's own parallel loops on a tiny thread pool.
+ *
+ * Why dlopen: OpenBLAS 0.3.21 (Debian 12) picks its kernel once, in its ELF constructor, from
+ * OPENBLAS_CORETYPE or its own CPU detection. That detection does not know recent Xeons (they
+ * come out as "Prescott", ~4.5x slower sgemm), and the environment can be wrong too: this
+ * project's AMD EPYC (Zen 5, AVX-512) is detected as "Cooperlake", but its machines export
+ * OPENBLAS_CORETYPE=Haswell, which halves sgemm (1024^3 on one core: SkylakeX 205 GFLOPS,
+ * Cooperlake 191, Zen 105, Haswell 102). A constructor in libfx is not guaranteed to run
+ * before OpenBLAS's when libfx links it, so libfx does not link it: it sets
+ * OPENBLAS_CORETYPE, dlopen()s the library, restores the environment and resolves the few
+ * symbols it needs. */
+#include "tensor/blas.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdatomic.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* CBLAS constants (stable ABI values), so that no OpenBLAS header is needed. */
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+
+typedef int blasint;   /* Debian's OpenBLAS is built with 32-bit integers (no INTERFACE64) */
+
+typedef void (*SgemmFunc) (int, int, int, blasint, blasint, blasint, float, const float *,
+                           blasint, const float *, blasint, float, float *, blasint);
+typedef void (*DgemmFunc) (int, int, int, blasint, blasint, blasint, double, const double *,
+                           blasint, const double *, blasint, double, double *, blasint);
+typedef void (*SgemvFunc) (int, int, blasint, blasint, float, const float *, blasint,
+                           const float *, blasint, float, float *, blasint);
+typedef void (*DgemvFunc) (int, int, blasint, blasint, double, const double *, blasint,
+                           const double *, blasint, double, double *, blasint);
+
+static struct {
+  void *handle;
+  SgemmFunc sgemm;
+  DgemmFunc dgemm;
+  SgemvFunc sgemv;
+  DgemvFunc dgemv;
+  void (*set_num_threads) (int);
+  int (*get_num_threads) (void);
+  char *(*get_corename) (void);
+  char *(*get_config) (void);
+  const char *preferred;     /* what libfx asked for, or NULL */
+  const char *how;           /* why the core is what it is, for fx_blas_describe() */
+  int default_threads;       /* what fx_blas_set_num_threads(0) restores */
+  int num_threads;
+} blas;
+
+/* fx_blas_enter_single_threaded() sections; the lock also orders thread-count changes. */
+static struct {
+  GMutex lock;
+  int depth;
+} single;
+
+/* ---- CPU flags ---- */
+
+typedef struct {
+  gboolean avx2_fma;   /* AVX2 + FMA, with the OS saving YMM state */
+  gboolean avx512;     /* AVX512 F+CD+BW+DQ+VL (SkylakeX's set), OS saving ZMM state */
+} CpuFlags;
+
+static CpuFlags
+cpu_flags (void)
+{
+  CpuFlags f = { FALSE, FALSE };
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a, b, c, d;
+  if (!__get_cpuid (1, &a, &b, &c, &d))
+    return f;
+  gboolean fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+  if (!osxsave || !avx)
+    return f;
+  unsigned xlo, xhi;
+  __asm__ volatile ("xgetbv" : "=a" (xlo), "=d" (xhi) : "c" (0));
+  gboolean ymm_os = (xlo & 0x6) == 0x6;
+  gboolean zmm_os = ymm_os && (xlo & 0xe0) == 0xe0;
+  if (__get_cpuid_max (0, NULL) < 7)
+    return f;
+  __cpuid_count (7, 0, a, b, c, d);
+  gboolean avx2 = (b >> 5) & 1;
+  f.avx2_fma = ymm_os && avx2 && fma;
+  const unsigned skx = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
+  f.avx512 = f.avx2_fma && zmm_os && (b & skx) == skx;
+#endif
+  return f;
+}
+
+/* The kernel to force. SkylakeX's kernels serve every AVX-512 CPU (Cooperlake only adds
+ * bf16 ones, same sgemm speed), Haswell's every AVX2+FMA one (Zen 1-3 get nothing faster
+ * from 0.3.21); without AVX2 OpenBLAS's own detection is left alone. */
+static const char *
+choose_coretype (void)
+{
+  CpuFlags f = cpu_flags ();
+  if (f.avx512)
+    return "SKYLAKEX";
+  if (f.avx2_fma)
+    return "HASWELL";
+  return NULL;
+}
+
+const char *
+fx_blas_preferred_coretype (void)
+{
+  fx_blas_init ();
+  return blas.preferred;
+}
+
+/* Rough speed tiers of OpenBLAS's x86 kernels for sgemm, to tell a stale or misguided
+ * OPENBLAS_CORETYPE (this project's own machines export OPENBLAS_CORETYPE=Haswell on an
+ * AVX-512 CPU) from a deliberate choice. */
+static int
+coretype_tier (const char *name)
+{
+  static const char *const tier3[] = { "SKYLAKEX", "COOPERLAKE", "SAPPHIRERAPIDS", NULL };
+  static const char *const tier2[] = { "HASWELL", "ZEN", NULL };
+  static const char *const tier1[] = { "SANDYBRIDGE", "BULLDOZER", "PILEDRIVER", "STEAMROLLER",
+                                       "EXCAVATOR", NULL };
+  const char *const *tiers[] = { tier1, tier2, tier3 };
+  for (int t = 2; t >= 0; t--)
+    for (const char *const *n = tiers[t]; *n; n++)
+      if (g_ascii_strcasecmp (name, *n) == 0)
+        return t + 1;
+  return 0;
+}
+
+/* ---- threads ---- */
+
+static int
+env_threads (const char *name)
+{
+  const char *s = g_getenv (name);
+  if (s == NULL || *s == '\0')
+    return 0;
+  char *end;
+  long v = strtol (s, &end, 10);
+  return (end != s && v > 0 && v < 4096) ? (int) v : 0;
+}
+
+/* Physical cores among the CPUs this process may run on: hyperthread siblings share one
+ * core's FMA units, and BLAS runs slower when it fights over them. */
+static int
+physical_cores (void)
+{
+  int logical = (int) g_get_num_processors ();
+#ifdef CPU_SETSIZE
+  cpu_set_t set;
+  if (sched_getaffinity (0, sizeof set, &set) != 0)
+    return MAX (logical, 1);
+  GHashTable *cores = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  int n_cpus = 0;
+  gboolean ok = TRUE;
+  for (int cpu = 0; cpu < CPU_SETSIZE && ok; cpu++)
+    {
+      if (!CPU_ISSET (cpu, &set))
+        continue;
+      n_cpus++;
+      char path[128], *core = NULL, *pkg = NULL;
+      g_snprintf (path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+      ok = g_file_get_contents (path, &core, NULL, NULL);
+      g_snprintf (path, sizeof path,
+                  "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+      ok = ok && g_file_get_contents (path, &pkg, NULL, NULL);
+      if (ok)
+        g_hash_table_add (cores, g_strdup_printf ("%s/%s", g_strstrip (pkg), g_strstrip (core)));
+      g_free (core);
+      g_free (pkg);
+    }
+  int n = ok ? (int) g_hash_table_size (cores) : n_cpus;
+  g_hash_table_unref (cores);
+  return MAX (n, 1);
+#else
+  return MAX (logical, 1);
+#endif
+}
+
+/* ---- loading ---- */
+
+static gboolean
+load_openblas (void)
+{
+  static const char *const names[] = { "libopenblas.so.0", "libopenblas.so" };
+  void *handle = NULL;
+
+  /* Already in the process (linked by the application, or loaded by someone else): its
+   * kernel is fixed; use it as it is. */
+  for (guint i = 0; i < G_N_ELEMENTS (names) && handle == NULL; i++)
+    handle = dlopen (names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (handle != NULL)
+    blas.how = "OpenBLAS was already loaded by the process; its kernel was kept";
+
+  if (handle == NULL)
+    {
+      const char *user_core = g_getenv ("OPENBLAS_CORETYPE");
+      const char *fx_core = g_getenv ("FX_BLAS_CORETYPE");
+      char *saved = g_strdup (user_core);
+      char *forced = NULL;
+      const char *ours = choose_coretype ();
+      if (fx_core != NULL && (g_ascii_strcasecmp (fx_core, "auto") == 0
+                              || g_ascii_strcasecmp (fx_core, "detect") == 0))
+        {
+          g_unsetenv ("OPENBLAS_CORETYPE");   /* detection left to OpenBLAS, whatever is set */
+          blas.how = "OpenBLAS's own detection (FX_BLAS_CORETYPE=auto)";
+        }
+      else if (fx_core != NULL && *fx_core != '\0')
+        {
+          forced = g_ascii_strup (fx_core, -1);
+          blas.how = "FX_BLAS_CORETYPE set by the user";
+        }
+      else if (user_core != NULL && *user_core != '\0'
+               && (ours == NULL || coretype_tier (user_core) >= coretype_tier (ours)))
+        blas.how = "OPENBLAS_CORETYPE set by the user";
+      else
+        {
+          blas.preferred = ours;
+          if (ours != NULL)
+            forced = g_strdup (ours);
+          if (ours != NULL && user_core != NULL && *user_core != '\0')
+            blas.how = "chosen by libfx from the CPU's flags, over a slower OPENBLAS_CORETYPE "
+                       "in the environment (FX_BLAS_CORETYPE overrides)";
+          else
+            blas.how = ours != NULL ? "chosen by libfx from the CPU's flags"
+                                    : "OpenBLAS's own detection (no AVX2 on this CPU)";
+        }
+      /* OpenBLAS reads the variable only inside dlopen(); the environment is restored right
+       * after, so that child processes see what the user set. */
+      if (forced != NULL)
+        g_setenv ("OPENBLAS_CORETYPE", forced, TRUE);
+      for (guint i = 0; i < G_N_ELEMENTS (names) && handle == NULL; i++)
+        handle = dlopen (names[i], RTLD_NOW | RTLD_LOCAL);
+      if (saved != NULL)
+        g_setenv ("OPENBLAS_CORETYPE", saved, TRUE);
+      else
+        g_unsetenv ("OPENBLAS_CORETYPE");
+      g_free (saved);
+      g_free (forced);
+    }
+  if (handle == NULL)
+    return FALSE;
+
+  blas.sgemm = (SgemmFunc) dlsym (handle, "cblas_sgemm");
+  blas.dgemm = (DgemmFunc) dlsym (handle, "cblas_dgemm");
+  blas.sgemv = (SgemvFunc) dlsym (handle, "cblas_sgemv");
+  blas.dgemv = (DgemvFunc) dlsym (handle, "cblas_dgemv");
+  blas.set_num_threads = (void (*) (int)) dlsym (handle, "openblas_set_num_threads");
+  blas.get_num_threads = (int (*) (void)) dlsym (handle, "openblas_get_num_threads");
+  blas.get_corename = (char *(*) (void)) dlsym (handle, "openblas_get_corename");
+  blas.get_config = (char *(*) (void)) dlsym (handle, "openblas_get_config");
+  if (!blas.sgemm || !blas.dgemm || !blas.sgemv || !blas.dgemv)
+    {
+      /* Not OpenBLAS, or a broken one: the C fallback is better than a crash. */
+      memset (&blas, 0, sizeof blas);
+      return FALSE;
+    }
+  blas.handle = handle;
+  return TRUE;
+}
+
+static void set_num_threads (int n);
+
+static gpointer
+init_once (gpointer data)
+{
+  if (!load_openblas ())
+    blas.how = "OpenBLAS could not be loaded; using libfx's C loops";
+
+  int fx_threads = env_threads ("FX_NUM_THREADS");
+  gboolean user_blas_threads = env_threads ("OPENBLAS_NUM_THREADS") > 0
+                               || env_threads ("GOTO_NUM_THREADS") > 0
+                               || env_threads ("OMP_NUM_THREADS") > 0;
+  if (fx_threads > 0)
+    blas.default_threads = fx_threads;
+  else if (user_blas_threads && blas.get_num_threads != NULL)
+    blas.default_threads = MAX (blas.get_num_threads (), 1);   /* as OpenBLAS read them */
+  else if (user_blas_threads)
+    blas.default_threads = MAX (MAX (env_threads ("OPENBLAS_NUM_THREADS"),
+                                     env_threads ("GOTO_NUM_THREADS")),
+                                env_threads ("OMP_NUM_THREADS"));
+  else
+    blas.default_threads = physical_cores ();
+  set_num_threads (0);
+  return GINT_TO_POINTER (blas.handle != NULL);
+}
+
+gboolean
+fx_blas_init (void)
+{
+  static GOnce once = G_ONCE_INIT;
+  return GPOINTER_TO_INT (g_once (&once, init_once, NULL));
+}
+
+gboolean
+fx_blas_available (void)
+{
+  return fx_blas_init ();
+}
+
+const char *
+fx_blas_corename (void)
+{
+  if (!fx_blas_init () || blas.get_corename == NULL)
+    return "fallback";
+  const char *name = blas.get_corename ();
+  return name != NULL ? name : "unknown";
+}
+
+int
+fx_blas_num_threads (void)
+{
+  fx_blas_init ();
+  return g_atomic_int_get (&blas.num_threads);
+}
+
+static void
+set_num_threads (int n)
+{
+  if (n <= 0)
+    n = blas.default_threads;
+  n = CLAMP (n, 1, 1024);
+  g_mutex_lock (&single.lock);
+  if (blas.set_num_threads != NULL)
+    {
+      blas.set_num_threads (n);
+      /* OpenBLAS caps at the thread count it was built for. */
+      if (blas.get_num_threads != NULL)
+        n = MAX (blas.get_num_threads (), 1);
+      if (single.depth > 0)
+        blas.set_num_threads (1);
+    }
+  g_atomic_int_set (&blas.num_threads, n);
+  g_mutex_unlock (&single.lock);
+}
+
+void
+fx_blas_set_num_threads (int n)
+{
+  fx_blas_init ();
+  set_num_threads (n);
+}
+
+char *
+fx_blas_describe (void)
+{
+  fx_blas_init ();
+  const char *config = blas.get_config != NULL ? blas.get_config () : NULL;
+  char *cfg = g_strstrip (g_strdup (config != NULL ? config
+                                                   : (blas.handle ? "OpenBLAS" : "no BLAS")));
+  int threads = fx_blas_num_threads ();
+  char *s = g_strdup_printf ("%s, core %s (%s), %d thread%s", cfg, fx_blas_corename (),
+                             blas.how ? blas.how : "?", threads, threads == 1 ? "" : "s");
+  g_free (cfg);
+  return s;
+}
+
+/* ---- gemm ---- */
+
+static inline gboolean
+fits_blasint (int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc)
+{
+  return m <= G_MAXINT && n <= G_MAXINT && k <= G_MAXINT && lda <= G_MAXINT
+         && ldb <= G_MAXINT && ldc <= G_MAXINT;
+}
+
+/* The C fallback (no OpenBLAS, or sizes beyond 32-bit BLAS integers): i-p-j order so the
+ * inner loop runs along rows of B and C. */
+#define DEFINE_GEMM_FALLBACK(name, T)                                                       \
+  static void                                                                               \
+  name (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,     \
+        int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc)                    \
+  {                                                                                         \
+    for (int64_t i = 0; i < m; i++)                                                         \
+      {                                                                                     \
+        T *crow = c + i * ldc;                                                              \
+        for (int64_t j = 0; j < n; j++)                                                     \
+          crow[j] = beta == 0 ? 0 : beta * crow[j];                                         \
+        for (int64_t p = 0; p < k; p++)                                                     \
+          {                                                                                 \
+            T av = alpha * (ta ? a[p * lda + i] : a[i * lda + p]);                          \
+            if (!tb)                                                                        \
+              {                                                                             \
+                const T *brow = b + p * ldb;                                                \
+                for (int64_t j = 0; j < n; j++)                                             \
+                  crow[j] += av * brow[j];                                                  \
+              }                                                                             \
+            else                                                                            \
+              for (int64_t j = 0; j < n; j++)                                               \
+                crow[j] += av * b[j * ldb + p];                                             \
+          }                                                                                 \
+      }                                                                                     \
+  }
+
+DEFINE_GEMM_FALLBACK (sgemm_fallback, float)
+DEFINE_GEMM_FALLBACK (dgemm_fallback, double)
+
+/* BLAS rejects leading dimensions below the row length even when a dimension is 0. */
+#define FIX_LD(ld, cols) ((ld) < MAX ((cols), 1) ? MAX ((cols), 1) : (ld))
+
+void
+fx_sgemm (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, float alpha,
+          const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
+          int64_t ldc)
+{
+  if (m <= 0 || n <= 0)
+    return;
+  lda = FIX_LD (lda, ta ? m : k);
+  ldb = FIX_LD (ldb, tb ? k : n);
+  ldc = FIX_LD (ldc, n);
+  if (fx_blas_init () && fits_blasint (m, n, k, lda, ldb, ldc))
+    blas.sgemm (CBLAS_ROW_MAJOR, ta ? CBLAS_TRANS : CBLAS_NO_TRANS,
+                tb ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m, (blasint) n, (blasint) k,
+                alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
+  else
+    sgemm_fallback (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void
+fx_dgemm (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, double alpha,
+          const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c,
+          int64_t ldc)
+{
+  if (m <= 0 || n <= 0)
+    return;
+  lda = FIX_LD (lda, ta ? m : k);
+  ldb = FIX_LD (ldb, tb ? k : n);
+  ldc = FIX_LD (ldc, n);
+  if (fx_blas_init () && fits_blasint (m, n, k, lda, ldb, ldc))
+    blas.dgemm (CBLAS_ROW_MAJOR, ta ? CBLAS_TRANS : CBLAS_NO_TRANS,
+                tb ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m, (blasint) n, (blasint) k,
+                alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
+  else
+    dgemm_fallback (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+#define DEFINE_GEMV_FALLBACK(name, T)                                                       \
+  static void                                                                               \
+  name (gboolean trans, int64_t m, int64_t n, T alpha, const T *a, int64_t lda,             \
+        const T *x, int64_t incx, T beta, T *y, int64_t incy)                               \
+  {                                                                                         \
+    int64_t ylen = trans ? n : m, xlen = trans ? m : n;                                     \
+    for (int64_t i = 0; i < ylen; i++)                                                      \
+      {                                                                                     \
+        T acc = 0;                                                                          \
+        for (int64_t p = 0; p < xlen; p++)                                                  \
+          acc += (trans ? a[p * lda + i] : a[i * lda + p]) * x[p * incx];                   \
+        y[i * incy] = alpha * acc + (beta == 0 ? 0 : beta * y[i * incy]);                   \
+      }                                                                                     \
+  }
+
+DEFINE_GEMV_FALLBACK (sgemv_fallback, float)
+DEFINE_GEMV_FALLBACK (dgemv_fallback, double)
+
+/* y = beta*y, with beta == 0 writing zeros (BLAS may skip y when the product is empty). */
+#define SCALE_Y(T, y, len, incy, beta)                  \
+  for (int64_t i_ = 0; i_ < (len); i_++)                \
+    (y)[i_ * (incy)] = (beta) == 0 ? 0 : (beta) * (y)[i_ * (incy)]
+
+void
+fx_sgemv (gboolean trans, int64_t m, int64_t n, float alpha, const float *a, int64_t lda,
+          const float *x, int64_t incx, float beta, float *y, int64_t incy)
+{
+  int64_t ylen = trans ? n : m, xlen = trans ? m : n;
+  if (ylen <= 0)
+    return;
+  if (xlen <= 0)
+    {
+      SCALE_Y (float, y, ylen, incy, beta);
+      return;
+    }
+  lda = FIX_LD (lda, n);
+  if (fx_blas_init () && fits_blasint (m, n, 1, lda, incx, incy))
+    blas.sgemv (CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m,
+                (blasint) n, alpha, a, (blasint) lda, x, (blasint) incx, beta, y,
+                (blasint) incy);
+  else
+    sgemv_fallback (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+void
+fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda,
+          const double *x, int64_t incx, double beta, double *y, int64_t incy)
+{
+  int64_t ylen = trans ? n : m, xlen = trans ? m : n;
+  if (ylen <= 0)
+    return;
+  if (xlen <= 0)
+    {
+      SCALE_Y (double, y, ylen, incy, beta);
+      return;
+    }
+  lda = FIX_LD (lda, n);
+  if (fx_blas_init () && fits_blasint (m, n, 1, lda, incx, incy))
+    blas.dgemv (CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m,
+                (blasint) n, alpha, a, (blasint) lda, x, (blasint) incx, beta, y,
+                (blasint) incy);
+  else
+    dgemv_fallback (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+/* ---- parallel loops ----
+ * A persistent pool: starting threads per call would cost more than the pooling or im2col
+ * loops it splits. Workers take chunks from an atomic counter; the caller works too. Both
+ * sides spin briefly before sleeping on a condition: a network's layers come back to back,
+ * and a futex wake-up costs as much as a small layer's share of work. */
+
+#define POOL_SPIN_US 50
+
+#define POOL_MAX 64
+
+static struct {
+  GMutex busy;            /* held by the one caller running a job */
+  GMutex lock;
+  GCond wake, done;
+  int n_workers;
+  _Atomic guint64 generation;   /* written under lock, read anywhere */
+  /* the current job */
+  FxParallelFunc fn;
+  gpointer data;
+  int64_t n, chunk;
+  _Atomic int64_t next;   /* next chunk index */
+  _Atomic int active;     /* workers still on the job */
+  int wanted;             /* workers asked to join this job */
+} pool;
+
+static void
+pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk)
+{
+  int64_t n_chunks = (n + chunk - 1) / chunk;
+  for (;;)
+    {
+      int64_t c = atomic_fetch_add (&pool.next, 1);
+      if (c >= n_chunks)
+        break;
+      int64_t begin = c * chunk;
+      fn (begin, MIN (begin + chunk, n), data);
+    }
+}
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__ volatile ("pause");
+#endif
+}
+
+static gpointer
+pool_worker (gpointer data)
+{
+  int id = GPOINTER_TO_INT (data);
+  guint64 seen = 0;
+  for (;;)
+    {
+      gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
+      while (atomic_load (&pool.generation) == seen && g_get_monotonic_time () < until)
+        cpu_relax ();
+      g_mutex_lock (&pool.lock);
+      while (pool.generation == seen || id >= pool.wanted)
+        {
+          if (pool.generation != seen)
+            seen = pool.generation;   /* a job not meant for this worker */
+          g_cond_wait (&pool.wake, &pool.lock);
+        }
+      seen = pool.generation;
+      FxParallelFunc fn = pool.fn;
+      gpointer fdata = pool.data;
+      int64_t n = pool.n, chunk = pool.chunk;
+      g_mutex_unlock (&pool.lock);
+      pool_run_chunks (fn, fdata, n, chunk);
+      if (atomic_fetch_sub (&pool.active, 1) == 1)
+        {
+          /* under the lock, so that a caller about to wait cannot miss it */
+          g_mutex_lock (&pool.lock);
+          g_cond_signal (&pool.done);
+          g_mutex_unlock (&pool.lock);
+        }
+    }
+  return NULL;
+}
+
+void
+fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
+{
+  if (n <= 0)
+    return;
+  min_chunk = MAX (min_chunk, 1);
+  int threads = MIN (fx_blas_num_threads (), POOL_MAX + 1);
+  /* a few chunks per thread balance the load without much bookkeeping */
+  int64_t chunk = MAX (min_chunk, (n + 4 * threads - 1) / (4 * (int64_t) threads));
+  int64_t n_chunks = (n + chunk - 1) / chunk;
+  if (threads <= 1 || n_chunks <= 1 || !g_mutex_trylock (&pool.busy))
+    {
+      fn (0, n, data);
+      return;
+    }
+  int helpers = (int) MIN ((int64_t) threads - 1, n_chunks - 1);
+
+  g_mutex_lock (&pool.lock);
+  while (pool.n_workers < helpers)
+    {
+      GThread *t = g_thread_try_new ("fx-worker", pool_worker,
+                                     GINT_TO_POINTER (pool.n_workers), NULL);
+      if (t == NULL)
+        break;
+      g_thread_unref (t);
+      pool.n_workers++;
+    }
+  helpers = MIN (helpers, pool.n_workers);
+  pool.fn = fn;
+  pool.data = data;
+  pool.n = n;
+  pool.chunk = chunk;
+  atomic_store (&pool.next, 0);
+  atomic_store (&pool.active, helpers);
+  pool.wanted = helpers;
+  atomic_fetch_add (&pool.generation, 1);
+  g_cond_broadcast (&pool.wake);
+  g_mutex_unlock (&pool.lock);
+
+  pool_run_chunks (fn, data, n, chunk);
+
+  gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
+  while (atomic_load (&pool.active) > 0 && g_get_monotonic_time () < until)
+    cpu_relax ();
+  g_mutex_lock (&pool.lock);
+  while (atomic_load (&pool.active) > 0)
+    g_cond_wait (&pool.done, &pool.lock);
+  g_mutex_unlock (&pool.lock);
+  g_mutex_unlock (&pool.busy);
+}
+
+void
+fx_blas_enter_single_threaded (void)
+{
+  if (!fx_blas_init () || blas.set_num_threads == NULL)
+    return;
+  g_mutex_lock (&single.lock);
+  if (single.depth++ == 0)
+    blas.set_num_threads (1);
+  g_mutex_unlock (&single.lock);
+}
+
+void
+fx_blas_leave_single_threaded (void)
+{
+  if (!fx_blas_init () || blas.set_num_threads == NULL)
+    return;
+  g_mutex_lock (&single.lock);
+  if (--single.depth == 0)
+    blas.set_num_threads (MAX (g_atomic_int_get (&blas.num_threads), 1));
+  g_mutex_unlock (&single.lock);
+}

@@ -1,3 +1,68 @@
-/* blas.h: (being written) */
+/* blas.h: OpenBLAS behind one small door. libfx loads OpenBLAS itself, at first use, with the
+ * fastest kernel for this CPU (Debian's 0.3.21 misdetects recent CPUs), and everything that
+ * multiplies matrices goes through fx_sgemm()/fx_dgemm() here. */
 #pragma once
-#include "tensor/tensor.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* Loads OpenBLAS (once; thread-safe). Returns FALSE when it is not available — the gemm
+ * wrappers then fall back to plain C loops, so callers need not check. Called implicitly by
+ * every function below.
+ * The kernel: FX_BLAS_CORETYPE=NAME forces one (=auto leaves OpenBLAS's own detection);
+ * otherwise libfx picks it from the CPU's flags (AVX-512 → SkylakeX, AVX2+FMA → Haswell).
+ * An OPENBLAS_CORETYPE in the environment is honoured unless it names a slower kernel than
+ * libfx's pick. */
+gboolean     fx_blas_init               (void);
+/* TRUE when OpenBLAS is loaded (FALSE: the C fallback is in use). */
+gboolean     fx_blas_available          (void);
+/* OpenBLAS's name of the kernel in use ("SkylakeX", "Haswell", ...), or "fallback". */
+const char  *fx_blas_corename           (void);
+/* The OPENBLAS_CORETYPE that libfx chose from the CPU's flags ("SKYLAKEX", "HASWELL"), or
+ * NULL when it left OpenBLAS's own detection alone. */
+const char  *fx_blas_preferred_coretype (void);
+/* One line for logs and benchmarks: core, threads, OpenBLAS configuration, and how the core
+ * was chosen. g_free. */
+char        *fx_blas_describe           (void);
+/* Threads that BLAS (and libfx's own parallel loops) use. Default: FX_NUM_THREADS when set,
+ * else OpenBLAS's own choice when OPENBLAS_NUM_THREADS / GOTO_NUM_THREADS / OMP_NUM_THREADS
+ * is set, else the number of physical cores available to the process. */
+int          fx_blas_num_threads        (void);
+/* n <= 0 restores the default above. */
+void         fx_blas_set_num_threads    (int n);
+
+/* Row-major C[m,n] = alpha * op(A) * op(B) + beta * C, op(X) = X or X^T; A is m×k after op,
+ * B is k×n after op. lda/ldb/ldc are row strides in elements. beta == 0 overwrites C without
+ * reading it (NaN garbage in C does not leak). Any of m, n, k may be 0. */
+void         fx_sgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n, int64_t k,
+                       float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                       float beta, float *c, int64_t ldc);
+void         fx_dgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n, int64_t k,
+                       double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
+                       double beta, double *c, int64_t ldc);
+/* y[m] = alpha * op(A) x + beta * y with A row-major m×n (trans: A^T, y has n entries);
+ * x and y are strided (incx, incy > 0). */
+void         fx_sgemv (gboolean trans, int64_t m, int64_t n, float alpha, const float *a,
+                       int64_t lda, const float *x, int64_t incx, float beta, float *y,
+                       int64_t incy);
+void         fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const double *a,
+                       int64_t lda, const double *x, int64_t incx, double beta, double *y,
+                       int64_t incy);
+
+/* Runs fn(begin, end, data) over [0, n) in chunks of at least min_chunk items, claimed
+ * dynamically by up to fx_blas_num_threads() threads (the calling thread included), so that a
+ * core busy with something else simply takes fewer chunks. Runs inline when there is one
+ * chunk, one thread is configured, or the pool is already busy (nested or concurrent calls). */
+typedef void (*FxParallelFunc) (int64_t begin, int64_t end, gpointer data);
+void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParallelFunc fn,
+                                         gpointer data);
+
+/* Between these two calls BLAS runs single-threaded: for fx_parallel_for loops whose chunks
+ * each call BLAS on their own thread. They nest and count; threads come back at the last
+ * leave. */
+void         fx_blas_enter_single_threaded (void);
+void         fx_blas_leave_single_threaded (void);
+
+G_END_DECLS

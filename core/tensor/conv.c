@@ -1,2 +1,1051 @@
-/* conv.c: (being written) */
-#include "tensor/tensor.h"
+/* conv.c: conv1d/conv2d and their transposes. Arguments are checked in ATen's order (its
+ * first error is the one reported); float32/float64 run as im2col + one gemm per image and
+ * group (1×1 stride-1 convolutions are a gemm on the input itself, depthwise ones a direct
+ * loop), transposed convolutions as gemm + col2im, integer types as direct loops. 1-d
+ * convolutions run as 2-d ones of height 1, as in ATen. */
+#include "tensor/conv.h"
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include "fx-error.h"
+#include "tensor/blas.h"
+
+/* ---- names in messages ---- */
+
+/* "[1, 2, 3]" */
+static char *
+list_str (int n, const int64_t *v)
+{
+  GString *s = g_string_new ("[");
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (s, i ? ", %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, v[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/* "5 x 5" */
+static char *
+x_str (int n, const int64_t *v)
+{
+  GString *s = g_string_new (NULL);
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (s, i ? " x %" G_GINT64_FORMAT : "%" G_GINT64_FORMAT, v[i]);
+  return g_string_free (s, FALSE);
+}
+
+#define SET_ERROR_SHAPES(error, fmt, ...) \
+  g_set_error (error, FX_ERROR, FX_ERROR_SHAPE, fmt, __VA_ARGS__)
+
+void
+fx_conv_params_init (FxConvParams *p)
+{
+  memset (p, 0, sizeof *p);
+  p->n_stride = p->n_padding = p->n_dilation = p->n_output_padding = 1;
+  p->stride[0] = 1;
+  p->dilation[0] = 1;
+  p->groups = 1;
+}
+
+/* ---- the convolution proper: checks ---- */
+
+typedef struct {
+  int dim;                                   /* spatial dims */
+  int64_t stride[FX_TENSOR_MAX_DIMS], padding[FX_TENSOR_MAX_DIMS];
+  int64_t dilation[FX_TENSOR_MAX_DIMS], output_padding[FX_TENSOR_MAX_DIMS];
+  int64_t groups;
+  gboolean transposed;
+} ConvSetup;
+
+static gboolean
+expand_param (const char *name, int n, const int64_t *v, int dim, int64_t *out, GError **error)
+{
+  if (n != 1 && n != dim)
+    {
+      char *l = list_str (n, v);
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                   "expected %s to be a single integer value or a list of %d values to match "
+                   "the convolution dimensions, but got %s=%s", name, dim, name, l);
+      g_free (l);
+      return FALSE;
+    }
+  for (int i = 0; i < dim; i++)
+    out[i] = v[n == 1 ? 0 : i];
+  return TRUE;
+}
+
+/* ATen's check_shape_forward. */
+static gboolean
+check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const ConvSetup *s,
+                     GError **error)
+{
+  int k = input->ndim, wd = weight->ndim;
+  const int64_t *ws = weight->shape;
+  int64_t groups = s->groups;
+  for (int i = 0; i < s->dim; i++)
+    if (s->padding[i] < 0)
+      {
+        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, "negative padding is not supported");
+        return FALSE;
+      }
+  for (int i = 0; i < s->dim; i++)
+    if (s->output_padding[i] < 0)
+      {
+        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                             "negative output_padding is not supported");
+        return FALSE;
+      }
+  for (int i = 0; i < s->dim; i++)
+    if (s->stride[i] <= 0)
+      {
+        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                             "non-positive stride is not supported");
+        return FALSE;
+      }
+
+  g_autofree char *wstr = list_str (wd, ws);
+  g_autofree char *istr = list_str (k, input->shape);
+  if (wd != k)
+    {
+      SET_ERROR_SHAPES (error, "Expected %d-dimensional input for %d-dimensional weight %s, "
+                        "but got %d-dimensional input of size %s instead", wd, wd, wstr, k, istr);
+      return FALSE;
+    }
+  if (ws[0] < groups)
+    {
+      SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at "
+                        "least %" G_GINT64_FORMAT " at dimension 0, but got weight of size %s "
+                        "instead", groups, groups, wstr);
+      return FALSE;
+    }
+  if (ws[0] % groups != 0)
+    {
+      SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be "
+                        "divisible by %" G_GINT64_FORMAT " at dimension 0, but got weight of "
+                        "size [%s] instead", groups, groups, wstr);
+      return FALSE;
+    }
+  if (!s->transposed)
+    {
+      if (input->shape[1] != ws[1] * groups)
+        {
+          SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", weight of size %s, "
+                            "expected input%s to have %" G_GINT64_FORMAT " channels, but got %"
+                            G_GINT64_FORMAT " channels instead", groups, wstr, istr,
+                            ws[1] * groups, input->shape[1]);
+          return FALSE;
+        }
+      if (bias != NULL && !(bias->ndim == 1 && bias->shape[0] == ws[0]))
+        {
+          g_autofree char *bstr = list_str (bias->ndim, bias->shape);
+          SET_ERROR_SHAPES (error, "Given weight of size %s, expected bias to be 1-dimensional "
+                            "with %" G_GINT64_FORMAT " elements, but got bias of size %s "
+                            "instead", wstr, ws[0], bstr);
+          return FALSE;
+        }
+      int64_t in_shape[FX_TENSOR_MAX_DIMS], k_shape[FX_TENSOR_MAX_DIMS];
+      gboolean fits = TRUE;
+      for (int i = 2; i < k; i++)
+        {
+          in_shape[i - 2] = input->shape[i] + 2 * s->padding[i - 2];
+          k_shape[i - 2] = s->dilation[i - 2] * (ws[i] - 1) + 1;
+          if (in_shape[i - 2] < k_shape[i - 2])
+            fits = FALSE;
+        }
+      if (!fits)
+        {
+          g_autofree char *a = x_str (k - 2, in_shape), *b = x_str (k - 2, k_shape);
+          SET_ERROR_SHAPES (error, "Calculated padded input size per channel: (%s). Kernel "
+                            "size: (%s). Kernel size can't be greater than actual input size",
+                            a, b);
+          return FALSE;
+        }
+    }
+  else
+    {
+      if (input->shape[1] != ws[0])
+        {
+          SET_ERROR_SHAPES (error, "Given transposed=1, weight of size %s, expected input%s to "
+                            "have %" G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT
+                            " channels instead", wstr, istr, ws[0], input->shape[1]);
+          return FALSE;
+        }
+      if (bias != NULL && !(bias->ndim == 1 && bias->shape[0] == ws[1] * groups))
+        {
+          g_autofree char *bstr = list_str (bias->ndim, bias->shape);
+          SET_ERROR_SHAPES (error, "Given transposed=1, weight of size %s, expected bias to be "
+                            "1-dimensional with %" G_GINT64_FORMAT " elements, but got bias of "
+                            "size %s instead", wstr, ws[1] * groups, bstr);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ---- compute ---- */
+
+/* Everything a 2-d kernel needs; 1-d convolutions arrive with height 1. */
+typedef struct {
+  int64_t n, c, h, w;           /* input */
+  int64_t o, kh, kw;            /* output channels, kernel */
+  int64_t oh, ow;               /* output spatial size */
+  int64_t sh, sw, ph, pw, dh, dw;
+  int64_t groups;
+} Geom;
+
+/* dst[i] = src[2 i]: stride-2 convolutions gather every other input column. SSE2 (part of
+ * x86-64) shuffles four of them at a time; plain C elsewhere. */
+static inline void
+gather2_f32 (float *dst, const float *src, int64_t n)
+{
+  int64_t i = 0;
+#ifdef __SSE2__
+  /* i + 5 <= n: the second load reads src[2i + 7], which must not pass src[2(n-1)] */
+  for (; i + 5 <= n; i += 4)
+    {
+      __m128 a = _mm_loadu_ps (src + 2 * i), b = _mm_loadu_ps (src + 2 * i + 4);
+      _mm_storeu_ps (dst + i, _mm_shuffle_ps (a, b, _MM_SHUFFLE (2, 0, 2, 0)));
+    }
+#endif
+  for (; i < n; i++)
+    dst[i] = src[2 * i];
+}
+
+static inline void
+gather2_f64 (double *dst, const double *src, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    dst[i] = src[2 * i];
+}
+
+#define DEFINE_IM2COL(name, T, gather2)                                                   \
+  /* cols[(c*kh + ki)*kw + kj][j - j0] = in[c][oh*sh - ph + ki*dh][ow*sw - pw + kj*dw]      \
+   * for output positions j = oh*ow_n + ow in [j0, j1) and channels [c0, c1). Offsets stay   \
+   * integers until they are known to be inside the buffers. */                            \
+  static void                                                                             \
+  name (const Geom *g, const T *in, T *cols, int64_t c0, int64_t c1, int64_t j0,          \
+        int64_t j1)                                                                       \
+  {                                                                                       \
+    int64_t width = j1 - j0;                                                              \
+    for (int64_t c = c0; c < c1; c++)                                                     \
+      for (int64_t ki = 0; ki < g->kh; ki++)                                              \
+        for (int64_t kj = 0; kj < g->kw; kj++)                                            \
+          {                                                                               \
+            T *row = cols + ((c * g->kh + ki) * g->kw + kj) * width;                      \
+            int64_t iw0 = kj * g->dw - g->pw;                                             \
+            /* output columns whose input column is inside the image */                   \
+            int64_t lo = iw0 >= 0 ? 0 : (-iw0 + g->sw - 1) / g->sw;                       \
+            int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + g->sw - 1) / g->sw;          \
+            hi = MIN (hi, g->ow);                                                         \
+            lo = MIN (lo, hi);                                                            \
+            for (int64_t oh = j0 / g->ow; oh * g->ow < j1; oh++)                          \
+              {                                                                           \
+                int64_t a = MAX (j0 - oh * g->ow, 0), b = MIN (j1 - oh * g->ow, g->ow);   \
+                T *dst = row + (oh * g->ow + a - j0);   /* output column a */             \
+                int64_t ih = oh * g->sh - g->ph + ki * g->dh;                             \
+                if (ih < 0 || ih >= g->h)                                                 \
+                  {                                                                       \
+                    memset (dst, 0, sizeof (T) * (b - a));                                \
+                    continue;                                                             \
+                  }                                                                       \
+                const T *src = in + (c * g->h + ih) * g->w;                               \
+                int64_t l = CLAMP (lo, a, b), h = CLAMP (hi, a, b);                       \
+                for (int64_t ow = a; ow < l; ow++)                                        \
+                  dst[ow - a] = 0;                                                        \
+                if (g->sw == 1)                                                           \
+                  memcpy (dst + (l - a), src + (iw0 + l), sizeof (T) * (h - l));          \
+                else if (g->sw == 2)                                                      \
+                  gather2 (dst + (l - a), src + (iw0 + 2 * l), h - l);                    \
+                else                                                                      \
+                  for (int64_t ow = l; ow < h; ow++)                                      \
+                    dst[ow - a] = src[iw0 + ow * g->sw];                                  \
+                for (int64_t ow = h; ow < b; ow++)                                        \
+                  dst[ow - a] = 0;                                                        \
+              }                                                                           \
+          }                                                                               \
+  }
+DEFINE_IM2COL (im2col_f32, float, gather2_f32)
+DEFINE_IM2COL (im2col_f64, double, gather2_f64)
+
+#define DEFINE_COL2IM(name, T)                                                            \
+  /* out[o][oh][ow] += cols[(o*kh + ki)*kw + kj][ih*w + iw], oh = ih*sh - ph + ki*dh, for  \
+   * output channels [o0, o1) of one group (input spatial g->h × g->w). */                \
+  static void                                                                             \
+  name (const Geom *g, const T *cols, T *out, int64_t o0, int64_t o1)                     \
+  {                                                                                       \
+    int64_t ncols = g->h * g->w;                                                          \
+    for (int64_t o = o0; o < o1; o++)                                                     \
+      for (int64_t ki = 0; ki < g->kh; ki++)                                              \
+        for (int64_t kj = 0; kj < g->kw; kj++)                                            \
+          {                                                                               \
+            const T *row = cols + ((o * g->kh + ki) * g->kw + kj) * ncols;                \
+            int64_t ow0 = kj * g->dw - g->pw;                                             \
+            int64_t lo = ow0 >= 0 ? 0 : (-ow0 + g->sw - 1) / g->sw;                       \
+            int64_t hi = g->ow - ow0 <= 0 ? 0 : (g->ow - ow0 + g->sw - 1) / g->sw;        \
+            hi = MIN (hi, g->w);                                                          \
+            lo = MIN (lo, hi);                                                            \
+            for (int64_t ih = 0; ih < g->h; ih++)                                         \
+              {                                                                           \
+                int64_t oh = ih * g->sh - g->ph + ki * g->dh;                             \
+                if (oh < 0 || oh >= g->oh)                                                \
+                  continue;                                                               \
+                T *dst = out + (o * g->oh + oh) * g->ow;                                  \
+                const T *src = row + ih * g->w;                                           \
+                for (int64_t iw = lo; iw < hi; iw++)                                      \
+                  dst[ow0 + iw * g->sw] += src[iw];                                       \
+              }                                                                           \
+          }                                                                               \
+  }
+DEFINE_COL2IM (col2im_f32, float)
+DEFINE_COL2IM (col2im_f64, double)
+
+typedef struct {
+  const Geom *g;
+  void *cols;
+  void *out;
+  FxDType dtype;
+} ColsJob;
+
+static void
+col2im_job (int64_t begin, int64_t end, gpointer data)
+{
+  ColsJob *j = data;
+  if (j->dtype == FX_DTYPE_FLOAT32)
+    col2im_f32 (j->g, j->cols, j->out, begin, end);
+  else
+    col2im_f64 (j->g, j->cols, j->out, begin, end);
+}
+
+/* Chunks of channels big enough that splitting them pays (~64K elements each). */
+static int64_t
+channel_chunk (int64_t per_channel)
+{
+  return MAX (1, 65536 / MAX (per_channel, 1));
+}
+
+/* Fills each of n planes of `plane` elements with bias[i] (or zeros). */
+static void
+fill_bias (FxDType dt, void *out, const void *bias, int64_t n, int64_t plane)
+{
+  for (int64_t i = 0; i < n; i++)
+    {
+      if (dt == FX_DTYPE_FLOAT32)
+        {
+          float *p = (float *) out + i * plane, v = bias ? ((const float *) bias)[i] : 0.f;
+          for (int64_t j = 0; j < plane; j++)
+            p[j] = v;
+        }
+      else
+        {
+          double *p = (double *) out + i * plane, v = bias ? ((const double *) bias)[i] : 0.;
+          for (int64_t j = 0; j < plane; j++)
+            p[j] = v;
+        }
+    }
+}
+
+/* ---- depthwise (groups == channels, one input channel per group): direct loop ---- */
+
+typedef struct {
+  const Geom *g;
+  const float *in, *w, *bias;
+  float *out;
+} DwJob;
+
+static void
+depthwise_job (int64_t begin, int64_t end, gpointer data)
+{
+  DwJob *j = data;
+  const Geom *g = j->g;
+  int64_t mult = g->o / g->c;
+  for (int64_t plane = begin; plane < end; plane++)
+    {
+      int64_t n = plane / g->o, o = plane % g->o, c = o / mult;
+      const float *in = j->in + (n * g->c + c) * g->h * g->w;
+      const float *w = j->w + o * g->kh * g->kw;
+      float *out = j->out + plane * g->oh * g->ow;
+      float b = j->bias ? j->bias[o] : 0.f;
+      for (int64_t i = 0; i < g->oh * g->ow; i++)
+        out[i] = b;
+      for (int64_t ki = 0; ki < g->kh; ki++)
+        for (int64_t kj = 0; kj < g->kw; kj++)
+          {
+            float wv = w[ki * g->kw + kj];
+            int64_t iw0 = kj * g->dw - g->pw;
+            int64_t lo = iw0 >= 0 ? 0 : (-iw0 + g->sw - 1) / g->sw;
+            int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + g->sw - 1) / g->sw;
+            hi = MIN (hi, g->ow);
+            lo = MIN (lo, hi);
+            for (int64_t oh = 0; oh < g->oh; oh++)
+              {
+                int64_t ih = oh * g->sh - g->ph + ki * g->dh;
+                if (ih < 0 || ih >= g->h)
+                  continue;
+                const float *src = in + ih * g->w;
+                float *dst = out + oh * g->ow;
+                if (g->sw == 1)
+                  for (int64_t ow = lo; ow < hi; ow++)
+                    dst[ow] += wv * src[iw0 + ow];
+                else
+                  for (int64_t ow = lo; ow < hi; ow++)
+                    dst[ow] += wv * src[iw0 + ow * g->sw];
+              }
+          }
+    }
+}
+
+/* ---- float convolution: im2col + gemm, in tasks ----
+ * A task is one image, one group, one tile of output positions and one slice of output
+ * channels: it writes the tile's im2col columns into a per-thread buffer sized to stay in the
+ * core's L2 cache, then runs one single-threaded gemm from it into the output. Tasks are
+ * claimed dynamically by libfx's threads, which keeps both cores busy even when one of them
+ * is shared with another process (OpenBLAS's own static split stalls then), and spreads the
+ * im2col work as well. */
+
+typedef struct {
+  const Geom *g;
+  FxDType dt;
+  const char *in, *w, *bias;
+  char *out;
+  int64_t cg, og, k, ncols;
+  int64_t tile, n_tiles, mchunk, n_mchunks;
+  gboolean direct;        /* 1×1, stride 1, no padding: the input is the column matrix */
+} GemmConvJob;
+
+static GPrivate cols_scratch = G_PRIVATE_INIT (g_free);
+static GPrivate cols_scratch_size = G_PRIVATE_INIT (NULL);
+
+static void *
+scratch_buffer (gsize bytes)
+{
+  void *buf = g_private_get (&cols_scratch);
+  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&cols_scratch_size)) < bytes)
+    {
+      buf = g_malloc (bytes);
+      g_private_replace (&cols_scratch, buf);
+      g_private_set (&cols_scratch_size, GSIZE_TO_POINTER (bytes));
+    }
+  return buf;
+}
+
+static void
+gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
+{
+  GemmConvJob *j = data;
+  const Geom *g = j->g;
+  gsize es = fx_dtype_size (j->dt);
+  for (int64_t t = begin; t < end; t++)
+    {
+      int64_t r = t;
+      int64_t mi = r % j->n_mchunks;
+      r /= j->n_mchunks;
+      int64_t ti = r % j->n_tiles;
+      r /= j->n_tiles;
+      int64_t gi = r % g->groups, n = r / g->groups;
+      int64_t j0 = ti * j->tile, j1 = MIN (j0 + j->tile, j->ncols), width = j1 - j0;
+      int64_t m0 = mi * j->mchunk, m1 = MIN (m0 + j->mchunk, j->og);
+      const char *inp = j->in + ((n * g->c + gi * j->cg) * g->h * g->w) * es;
+      char *outp = j->out + (((n * g->o + gi * j->og + m0) * j->ncols) + j0) * es;
+      const char *wp = j->w + ((gi * j->og + m0) * j->k) * es;
+      const char *bp = j->bias ? j->bias + (gi * j->og + m0) * es : NULL;
+      const void *colp;
+      int64_t ldb;
+      if (j->direct)
+        {
+          colp = inp + j0 * es;
+          ldb = j->ncols;
+        }
+      else
+        {
+          void *buf = scratch_buffer (es * j->k * width);
+          if (j->dt == FX_DTYPE_FLOAT32)
+            im2col_f32 (g, (const float *) inp, buf, 0, j->cg, j0, j1);
+          else
+            im2col_f64 (g, (const double *) inp, buf, 0, j->cg, j0, j1);
+          colp = buf;
+          ldb = width;
+        }
+      if (bp)
+        for (int64_t m = 0; m < m1 - m0; m++)
+          {
+            if (j->dt == FX_DTYPE_FLOAT32)
+              {
+                float *row = (float *) outp + m * j->ncols, v = ((const float *) bp)[m];
+                for (int64_t x = 0; x < width; x++)
+                  row[x] = v;
+              }
+            else
+              {
+                double *row = (double *) outp + m * j->ncols, v = ((const double *) bp)[m];
+                for (int64_t x = 0; x < width; x++)
+                  row[x] = v;
+              }
+          }
+      if (j->dt == FX_DTYPE_FLOAT32)
+        fx_sgemm (FALSE, FALSE, m1 - m0, width, j->k, 1.f, (const float *) wp, j->k,
+                  (const float *) colp, ldb, bp ? 1.f : 0.f, (float *) outp, j->ncols);
+      else
+        fx_dgemm (FALSE, FALSE, m1 - m0, width, j->k, 1., (const double *) wp, j->k,
+                  (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, j->ncols);
+    }
+}
+
+static void
+conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, const void *bias,
+                    void *out)
+{
+  gsize es = fx_dtype_size (dt);
+  int64_t cg = g->c / g->groups, og = g->o / g->groups;
+  int64_t ncols = g->oh * g->ow, k = cg * g->kh * g->kw;
+
+  if (dt == FX_DTYPE_FLOAT32 && cg == 1 && g->groups == g->c && g->groups > 1)
+    {
+      DwJob j = { g, in, w, bias, out };
+      fx_parallel_for (g->n * g->o, MAX (1, 16384 / MAX (ncols * g->kh * g->kw, 1)),
+                       depthwise_job, &j);
+      return;
+    }
+
+  GemmConvJob j = { g, dt, in, w, bias, out, cg, og, k, ncols, ncols, 1, og, 1, FALSE };
+  j.direct = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->ph == 0 && g->pw == 0;
+  int threads = fx_blas_num_threads ();
+  /* Tiles of output positions whose columns take about 1 MiB, as many of them as a multiple
+   * of the thread count. */
+  int64_t target = MAX ((int64_t) 256, (int64_t) ((1 << 20) / (es * MAX (k, 1))));
+  int64_t n_tiles = MAX ((int64_t) 1, (ncols + target / 2) / target);
+  if (n_tiles > 1)
+    n_tiles = (n_tiles + threads - 1) / threads * threads;
+  j.tile = MAX ((int64_t) 1, (ncols + n_tiles - 1) / n_tiles);
+  j.n_tiles = (ncols + j.tile - 1) / j.tile;
+  /* Too few tasks for the threads (small images): split the positions when they outnumber
+   * the output channels (each gemm then packs less of the weights again), else split the
+   * output channels, in slices big enough for an efficient gemm (each task then gathers all
+   * columns, which are few). */
+  int64_t tasks = g->n * g->groups * j.n_tiles;
+  if (tasks < threads && ncols >= og && ncols >= 128)
+    {
+      j.tile = (ncols + threads - 1) / threads;
+      j.n_tiles = (ncols + j.tile - 1) / j.tile;
+      tasks = g->n * g->groups * j.n_tiles;
+    }
+  else if (tasks < threads && og >= 128)
+    {
+      int64_t want = (threads + tasks - 1) / tasks;
+      j.mchunk = MAX ((int64_t) 64, (og + want - 1) / want);
+      j.mchunk = (j.mchunk + 15) / 16 * 16;
+      j.n_mchunks = (og + j.mchunk - 1) / j.mchunk;
+    }
+  tasks *= j.n_mchunks;
+  double flops_per_task = 2.0 * k * j.tile * MIN (j.mchunk, og);
+  if (tasks > 1 && threads > 1 && flops_per_task > 2e6)
+    {
+      fx_blas_enter_single_threaded ();
+      fx_parallel_for (tasks, 1, gemm_conv_tasks, &j);
+      fx_blas_leave_single_threaded ();
+    }
+  else
+    gemm_conv_tasks (0, tasks, &j);   /* small: serial, BLAS may still use its threads */
+}
+
+/* Transposed: g->c input channels of g->h × g->w, weight [c, o/groups, kh, kw], output
+ * g->o channels of g->oh × g->ow. */
+static void
+conv_transpose_float (FxDType dt, const Geom *g, const void *in, const void *w,
+                      const void *bias, void *out)
+{
+  gsize es = fx_dtype_size (dt);
+  int64_t cg = g->c / g->groups, og = g->o / g->groups;
+  int64_t hw = g->h * g->w, m = og * g->kh * g->kw, oplane = g->oh * g->ow;
+  void *cols = g_malloc (es * MAX (m * hw, 1));
+  for (int64_t n = 0; n < g->n; n++)
+    for (int64_t gi = 0; gi < g->groups; gi++)
+      {
+        const char *inp = (const char *) in + ((n * g->c + gi * cg) * hw) * es;
+        char *outp = (char *) out + ((n * g->o + gi * og) * oplane) * es;
+        const char *wp = (const char *) w + gi * cg * m * es;
+        fill_bias (dt, outp, bias ? (const char *) bias + gi * og * es : NULL, og, oplane);
+        if (dt == FX_DTYPE_FLOAT32)
+          fx_sgemm (TRUE, FALSE, m, hw, cg, 1.f, (const float *) wp, m, (const float *) inp,
+                    hw, 0.f, cols, hw);
+        else
+          fx_dgemm (TRUE, FALSE, m, hw, cg, 1., (const double *) wp, m,
+                    (const double *) inp, hw, 0., cols, hw);
+        ColsJob j = { g, cols, outp, dt };
+        fx_parallel_for (og, channel_chunk (g->kh * g->kw * hw), col2im_job, &j);
+      }
+  g_free (cols);
+}
+
+/* ---- integer convolution: direct loops, wrapping like PyTorch's integer arithmetic ---- */
+
+static inline uint64_t
+load_int (const char *p, FxDType dt)
+{
+  switch (dt)
+    {
+    case FX_DTYPE_UINT8: return *(const uint8_t *) p;
+    case FX_DTYPE_INT8:  return (uint64_t) (int64_t) *(const int8_t *) p;
+    case FX_DTYPE_INT16: return (uint64_t) (int64_t) *(const int16_t *) p;
+    case FX_DTYPE_INT32: return (uint64_t) (int64_t) *(const int32_t *) p;
+    default:             return (uint64_t) *(const int64_t *) p;
+    }
+}
+
+static inline void
+store_int (char *p, FxDType dt, uint64_t v)
+{
+  switch (dt)
+    {
+    case FX_DTYPE_UINT8: *(uint8_t *) p = (uint8_t) v; break;
+    case FX_DTYPE_INT8:  *(int8_t *) p = (int8_t) (uint8_t) v; break;
+    case FX_DTYPE_INT16: *(int16_t *) p = (int16_t) (uint16_t) v; break;
+    case FX_DTYPE_INT32: *(int32_t *) p = (int32_t) (uint32_t) v; break;
+    default:             *(int64_t *) p = (int64_t) v; break;
+    }
+}
+
+static void
+conv_int (FxDType dt, const Geom *g, gboolean transposed, const char *in, const char *w,
+          const char *bias, char *out)
+{
+  gsize es = fx_dtype_size (dt);
+  int64_t cg = g->c / g->groups, og = g->o / g->groups;
+  int64_t oplane = g->oh * g->ow, total = g->n * g->o * oplane;
+  uint64_t *acc = g_new0 (uint64_t, MAX (total, 1));
+  for (int64_t n = 0; n < g->n; n++)
+    for (int64_t o = 0; o < g->o; o++)
+      {
+        uint64_t b = bias ? load_int (bias + o * es, dt) : 0;
+        for (int64_t i = 0; i < oplane; i++)
+          acc[(n * g->o + o) * oplane + i] = b;
+      }
+  for (int64_t n = 0; n < g->n; n++)
+    for (int64_t gi = 0; gi < g->groups; gi++)
+      for (int64_t ci = 0; ci < cg; ci++)
+        for (int64_t oi = 0; oi < og; oi++)
+          for (int64_t ki = 0; ki < g->kh; ki++)
+            for (int64_t kj = 0; kj < g->kw; kj++)
+              {
+                int64_t c = gi * cg + ci, o = gi * og + oi;
+                /* weight [o][ci][ki][kj], transposed: [c][oi][ki][kj] */
+                int64_t widx = transposed ? ((c * og + oi) * g->kh + ki) * g->kw + kj
+                                          : ((o * cg + ci) * g->kh + ki) * g->kw + kj;
+                uint64_t wv = load_int (w + widx * es, dt);
+                uint64_t *plane = acc + (n * g->o + o) * oplane;
+                const char *inp = in + ((n * g->c + c) * g->h * g->w) * es;
+                if (!transposed)
+                  for (int64_t oh = 0; oh < g->oh; oh++)
+                    {
+                      int64_t ih = oh * g->sh - g->ph + ki * g->dh;
+                      if (ih < 0 || ih >= g->h)
+                        continue;
+                      for (int64_t ow = 0; ow < g->ow; ow++)
+                        {
+                          int64_t iw = ow * g->sw - g->pw + kj * g->dw;
+                          if (iw >= 0 && iw < g->w)
+                            plane[oh * g->ow + ow] += wv * load_int (inp + (ih * g->w + iw) * es, dt);
+                        }
+                    }
+                else
+                  for (int64_t ih = 0; ih < g->h; ih++)
+                    {
+                      int64_t oh = ih * g->sh - g->ph + ki * g->dh;
+                      if (oh < 0 || oh >= g->oh)
+                        continue;
+                      for (int64_t iw = 0; iw < g->w; iw++)
+                        {
+                          int64_t ow = iw * g->sw - g->pw + kj * g->dw;
+                          if (ow >= 0 && ow < g->ow)
+                            plane[oh * g->ow + ow] += wv * load_int (inp + (ih * g->w + iw) * es, dt);
+                        }
+                    }
+              }
+  for (int64_t i = 0; i < total; i++)
+    store_int (out + i * es, dt, acc[i]);
+  g_free (acc);
+}
+
+/* ---- the convolution: checks in ATen's order, then the kernel ---- */
+
+/* Whether ATen 1.13 would run this float convolution on oneDNN, which only matters for the
+ * message that a weight of another dtype gets. */
+static gboolean
+would_use_mkldnn (const Geom *g, const ConvSetup *s, int64_t kh, int64_t kw)
+{
+  gboolean op_big = FALSE;
+  for (int i = 0; i < s->dim; i++)
+    op_big |= s->output_padding[i] >= s->stride[i];
+  if (s->transposed && op_big)
+    return FALSE;
+  if (s->transposed && s->groups > 1 && g->c == s->groups)
+    return FALSE;
+  /* ATen's first condition (strided, dilated, ..., or more than one thread) always holds
+   * with PyTorch's default thread count */
+  return s->groups > 1 || (kw > 3 && kh > 3) || g->n > 1 || g->n * g->c * g->h * g->w > 20480;
+}
+
+/* input is batched ([N, C, spatial...]); want_dim: 1 or 2, the dims libfx computes. */
+static FxTensor *
+convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+             gboolean transposed, GError **error)
+{
+  ConvSetup s = { 0 };
+  int k = weight->ndim;
+  s.dim = k - 2;
+  s.groups = p->groups;
+  s.transposed = transposed;
+  if (s.dim <= 0)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                           "weight should have at least three dimensions");
+      return NULL;
+    }
+  if (p->groups <= 0)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, "non-positive groups is not supported");
+      return NULL;
+    }
+  if (!expand_param ("stride", p->n_stride, p->stride, s.dim, s.stride, error)
+      || !expand_param ("padding", p->n_padding, p->padding, s.dim, s.padding, error)
+      || !expand_param ("dilation", p->n_dilation, p->dilation, s.dim, s.dilation, error))
+    return NULL;
+  if (transposed
+      && !expand_param ("output_padding", p->n_output_padding, p->output_padding, s.dim,
+                        s.output_padding, error))
+    return NULL;
+  if (!check_shape_forward (input, weight, bias, &s, error))
+    return NULL;
+  if (s.dim > 2)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_NOT_IMPLEMENTED,
+                   "%d-d convolutions are not supported by libfx", s.dim);
+      return NULL;
+    }
+
+  /* As 2-d: 1-d convolutions get height 1. */
+  gboolean one_d = s.dim == 1;
+  Geom g = { 0 };
+  g.n = input->shape[0];
+  g.c = input->shape[1];
+  g.h = one_d ? 1 : input->shape[2];
+  g.w = input->shape[k - 1];
+  g.kh = one_d ? 1 : weight->shape[2];
+  g.kw = weight->shape[k - 1];
+  g.sh = one_d ? 1 : s.stride[0];
+  g.sw = s.stride[s.dim - 1];
+  g.ph = one_d ? 0 : s.padding[0];
+  g.pw = s.padding[s.dim - 1];
+  g.dh = one_d ? 1 : s.dilation[0];
+  g.dw = s.dilation[s.dim - 1];
+  g.groups = s.groups;
+  int64_t oph = one_d ? 0 : s.output_padding[0], opw = s.output_padding[s.dim - 1];
+  FxDType dt = input->dtype;
+  int64_t out_shape[4];
+
+  if (!transposed)
+    {
+      g.o = weight->shape[0];
+      g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+      g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+      /* ATen's "Empty" backend: no batch or no channels */
+      if (g.n == 0 || g.c == 0)
+        {
+          int64_t sh[4] = { g.n, g.n == 0 ? g.o : 0, g.oh, g.ow };
+          if (one_d)
+            sh[2] = g.ow;
+          return fx_tensor_zeros (dt, k, sh);
+        }
+      if (fx_tensor_numel (input) == 0)
+        {
+          g_autofree char *istr = list_str (input->ndim, input->shape);
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Only zero batch or zero channel "
+                       "inputs are supported, but got input shape: %s", istr);
+          return NULL;
+        }
+      for (int i = 0; i < s.dim; i++)
+        if (s.dilation[i] <= 0)
+          {
+            g_autofree char *l = list_str (s.dim, s.dilation);
+            g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                         "dilation should be greater than zero, but got %s", l);
+            return NULL;
+          }
+      if (dt == FX_DTYPE_BOOL || dt == FX_DTYPE_FLOAT16)
+        {
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                       "\"slow_conv2d_cpu\" not implemented for '%s'", fx_dtype_scalar_type_name (dt));
+          return NULL;
+        }
+    }
+  else
+    {
+      g.o = weight->shape[1] * s.groups;
+      if (g.n == 0)   /* no batch: no further checks in ATen either */
+        {
+          int64_t ohh = (g.h - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + oph + 1;
+          int64_t oww = (g.w - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + opw + 1;
+          int64_t sh[4] = { 0, g.o, one_d ? oww : ohh, oww };
+          return fx_tensor_zeros (dt, k, sh);
+        }
+      if (g.dw <= 0 || g.dh <= 0)
+        {
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                       "dilation should be greater than zero, but got dilation_height: %"
+                       G_GINT64_FORMAT ", dilation_width: %" G_GINT64_FORMAT, g.dh, g.dw);
+          return NULL;
+        }
+      if (!((opw < g.sw || opw < g.dw) && (oph < g.sh || oph < g.dh)))
+        {
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                       "output padding must be smaller than either stride or dilation, but got "
+                       "output_padding_height: %" G_GINT64_FORMAT " output_padding_width: %"
+                       G_GINT64_FORMAT " stride_height: %" G_GINT64_FORMAT " stride_width: %"
+                       G_GINT64_FORMAT " dilation_height: %" G_GINT64_FORMAT
+                       " dilation_width: %" G_GINT64_FORMAT, oph, opw, g.sh, g.sw, g.dh, g.dw);
+          return NULL;
+        }
+      g.oh = (g.h - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + oph + 1;
+      g.ow = (g.w - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + opw + 1;
+      if (g.oh < 1 || g.ow < 1)
+        {
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                       "Given input size per channel: (%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT
+                       "). Calculated output size per channel: (%" G_GINT64_FORMAT " x %"
+                       G_GINT64_FORMAT "). Output size is too small", g.h, g.w, g.oh, g.ow);
+          return NULL;
+        }
+      if (dt == FX_DTYPE_BOOL || dt == FX_DTYPE_FLOAT16)
+        {
+          g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                       "\"slow_conv_transpose2d_out_cpu\" not implemented for '%s'",
+                       fx_dtype_scalar_type_name (dt));
+          return NULL;
+        }
+    }
+  if (weight->dtype != dt)
+    {
+      if (dt == FX_DTYPE_FLOAT32 && would_use_mkldnn (&g, &s, g.kh, g.kw))
+        g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                     "Input type (%s) and weight type (%s) should be the same or input should "
+                     "be a MKLDNN tensor and weight is a dense tensor", fx_dtype_aten_type_name (dt),
+                     fx_dtype_aten_type_name (weight->dtype));
+      else
+        g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "expected scalar type %s but found %s",
+                     fx_dtype_scalar_type_name (dt), fx_dtype_scalar_type_name (weight->dtype));
+      return NULL;
+    }
+  if (bias != NULL && bias->dtype != dt)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "expected scalar type %s but found %s",
+                   fx_dtype_scalar_type_name (dt), fx_dtype_scalar_type_name (bias->dtype));
+      return NULL;
+    }
+
+  out_shape[0] = g.n;
+  out_shape[1] = g.o;
+  out_shape[2] = one_d ? g.ow : g.oh;
+  out_shape[3] = g.ow;
+  g_autoptr (FxTensor) in_c = fx_tensor_contiguous (input);
+  g_autoptr (FxTensor) w_c = fx_tensor_contiguous (weight);
+  g_autoptr (FxTensor) b_c = bias ? fx_tensor_contiguous (bias) : NULL;
+  FxTensor *out = fx_tensor_new_uninit (dt, k, out_shape);
+  const void *bp = b_c ? fx_tensor_data (b_c) : NULL;
+  if (fx_dtype_is_floating (dt))
+    {
+      if (transposed)
+        conv_transpose_float (dt, &g, fx_tensor_data (in_c), fx_tensor_data (w_c), bp,
+                              fx_tensor_data (out));
+      else
+        conv_forward_float (dt, &g, fx_tensor_data (in_c), fx_tensor_data (w_c), bp,
+                            fx_tensor_data (out));
+    }
+  else
+    conv_int (dt, &g, transposed, fx_tensor_data (in_c), fx_tensor_data (w_c), bp,
+              fx_tensor_data (out));
+  return out;
+}
+
+/* ---- the public functions: batching, padding modes ---- */
+
+static FxTensor *
+batchify (FxTensor *input, int spatial, const char *name, gboolean *batched, GError **error)
+{
+  if (input->ndim != spatial + 1 && input->ndim != spatial + 2)
+    {
+      g_autofree char *s = list_str (input->ndim, input->shape);
+      g_set_error (error, FX_ERROR, FX_ERROR_SHAPE,
+                   "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of "
+                   "size: %s", spatial + 1, spatial + 2, name, s);
+      return NULL;
+    }
+  *batched = input->ndim == spatial + 2;
+  return *batched ? fx_tensor_ref (input) : fx_tensor_unsqueeze (input, 0, error);
+}
+
+static FxTensor *
+unbatch (FxTensor *out, gboolean batched, GError **error)
+{
+  if (out == NULL || batched)
+    return out;
+  FxTensor *r = fx_tensor_squeeze_dim (out, 0, error);
+  fx_tensor_unref (out);
+  return r;
+}
+
+/* Zero-pads the end of each spatial dim of a batched input by extra[i] (padding='same' with
+ * an even total padding puts the odd element at the end, as ATen does). */
+static FxTensor *
+pad_end (FxTensor *input, int dim, const int64_t *extra)
+{
+  int64_t shape[FX_TENSOR_MAX_DIMS];
+  memcpy (shape, input->shape, sizeof (int64_t) * input->ndim);
+  for (int i = 0; i < dim; i++)
+    shape[input->ndim - dim + i] += extra[i];
+  FxTensor *out = fx_tensor_zeros (input->dtype, input->ndim, shape);
+  g_autoptr (FxTensor) region = fx_tensor_as_strided (out, input->ndim, input->shape,
+                                                      out->strides, out->offset, NULL);
+  if (region != NULL)
+    fx_tensor_copy_into (region, input, NULL);
+  return out;
+}
+
+static FxTensor *conv_nd (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                          const FxConvParams *p, int spatial, const char *name, GError **error);
+
+/* ATen's _convolution_mode: padding='same' / 'valid' (after batching). */
+static FxTensor *
+conv_mode (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+           int spatial, const char *name, GError **error)
+{
+  FxConvParams q = *p;
+  q.padding_mode = NULL;
+  if (g_strcmp0 (p->padding_mode, "valid") == 0)
+    {
+      q.n_padding = 1;
+      q.padding[0] = 0;
+      return conv_nd (input, weight, bias, &q, spatial, name, error);
+    }
+  if (g_strcmp0 (p->padding_mode, "same") != 0)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Invalid padding string: '%s'",
+                   p->padding_mode ? p->padding_mode : "");
+      return NULL;
+    }
+  int k = weight->ndim;
+  if (k <= 2)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                           "weight should have at least three dimensions");
+      return NULL;
+    }
+  int dim = k - 2;
+  if (k != input->ndim)
+    {
+      g_autofree char *w = list_str (k, weight->shape), *in = list_str (input->ndim, input->shape);
+      g_set_error (error, FX_ERROR, FX_ERROR_SHAPE,
+                   "Expected %d-dimensional input for %d-dimensional weight%s, but got "
+                   "%d-dimensional input of size %s instead", k, k, w, input->ndim, in);
+      return NULL;
+    }
+  if (p->n_stride != 1 && p->n_stride != dim)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "stride cannot broadcast to %d dimensions",
+                   dim);
+      return NULL;
+    }
+  if (p->n_dilation != 1 && p->n_dilation != dim)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                   "dilation cannot broadcast to %d dimensions", dim);
+      return NULL;
+    }
+  for (int i = 0; i < p->n_stride; i++)
+    if (p->stride[i] != 1)
+      {
+        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                             "padding='same' is not supported for strided convolutions");
+        return NULL;
+      }
+  int64_t extra[FX_TENSOR_MAX_DIMS];
+  gboolean asymmetric = FALSE;
+  q.n_padding = dim;
+  for (int i = 0; i < dim; i++)
+    {
+      int64_t d = p->dilation[p->n_dilation == 1 ? 0 : i];
+      int64_t total = d * (weight->shape[i + 2] - 1);
+      int64_t left = total / 2;
+      q.padding[i] = left;
+      extra[i] = total - 2 * left;
+      asymmetric |= extra[i] != 0;
+    }
+  if (!asymmetric)
+    return conv_nd (input, weight, bias, &q, spatial, name, error);
+  g_autoptr (FxTensor) padded = pad_end (input, dim, extra);
+  return conv_nd (padded, weight, bias, &q, spatial, name, error);
+}
+
+/* at::conv1d / at::conv2d: bias dtype, batching, then the convolution. */
+static FxTensor *
+conv_nd (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+         int spatial, const char *name, GError **error)
+{
+  gboolean batched;
+  if (p->padding_mode != NULL)
+    {
+      g_autoptr (FxTensor) in = batchify (input, spatial, name, &batched, error);
+      if (in == NULL)
+        return NULL;
+      return unbatch (conv_mode (in, weight, bias, p, spatial, name, error), batched, error);
+    }
+  if (bias != NULL && bias->dtype != input->dtype)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                   "Input type (%s) and bias type (%s) should be the same",
+                   fx_dtype_typemeta_name (input->dtype), fx_dtype_typemeta_name (bias->dtype));
+      return NULL;
+    }
+  g_autoptr (FxTensor) in = batchify (input, spatial, name, &batched, error);
+  if (in == NULL)
+    return NULL;
+  return unbatch (convolution (in, weight, bias, p, FALSE, error), batched, error);
+}
+
+FxTensor *
+fx_tensor_conv1d (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+                  GError **error)
+{
+  return conv_nd (input, weight, bias, p, 1, "conv1d", error);
+}
+
+FxTensor *
+fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+                  GError **error)
+{
+  return conv_nd (input, weight, bias, p, 2, "conv2d", error);
+}
+
+static FxTensor *
+conv_transpose_nd (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
+                   int spatial, const char *name, GError **error)
+{
+  gboolean batched;
+  g_autoptr (FxTensor) in = batchify (input, spatial, name, &batched, error);
+  if (in == NULL)
+    return NULL;
+  return unbatch (convolution (in, weight, bias, p, TRUE, error), batched, error);
+}
+
+FxTensor *
+fx_tensor_conv_transpose1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                            const FxConvParams *p, GError **error)
+{
+  return conv_transpose_nd (input, weight, bias, p, 1, "conv_transpose1d", error);
+}
+
+FxTensor *
+fx_tensor_conv_transpose2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                            const FxConvParams *p, GError **error)
+{
+  return conv_transpose_nd (input, weight, bias, p, 2, "conv_transpose2d", error);
+}

@@ -1,3 +1,74 @@
-/* conv.h: (being written) */
+/* conv.h: convolutions (conv1d/conv2d, transposed too) by im2col + gemm, and pooling
+ * (max, average, adaptive; 1-d and 2-d), with PyTorch 1.13's shape rules and messages. */
 #pragma once
+
+#include <glib.h>
 #include "tensor/tensor.h"
+
+G_BEGIN_DECLS
+
+/* Convolution parameters as the caller gave them: each list holds 1 value (used for every
+ * spatial dim) or one per spatial dim; other lengths are errors reported like PyTorch's. */
+#define FX_CONV_MAX_PARAMS 8
+
+typedef struct {
+  int n_stride, n_padding, n_dilation, n_output_padding;
+  int64_t stride[FX_CONV_MAX_PARAMS];
+  int64_t padding[FX_CONV_MAX_PARAMS];
+  int64_t dilation[FX_CONV_MAX_PARAMS];
+  int64_t output_padding[FX_CONV_MAX_PARAMS];   /* transposed only */
+  const char *padding_mode;   /* NULL: use padding[]; "same", "valid" (others are errors) */
+  int64_t groups;
+} FxConvParams;
+
+/* stride 1, padding 0, dilation 1, output_padding 0, groups 1. */
+void      fx_conv_params_init (FxConvParams *params);
+
+/* input [N, C, L] or unbatched [C, L]; weight [O, C/groups, k]; bias [O] or NULL. */
+FxTensor *fx_tensor_conv1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                            const FxConvParams *params, GError **error);
+/* input [N, C, H, W] or [C, H, W]; weight [O, C/groups, kh, kw]. */
+FxTensor *fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                            const FxConvParams *params, GError **error);
+/* weight [C, O/groups, k...]; padding_mode must be NULL. */
+FxTensor *fx_tensor_conv_transpose1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                      const FxConvParams *params, GError **error);
+FxTensor *fx_tensor_conv_transpose2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                      const FxConvParams *params, GError **error);
+
+/* ---- pooling (pool.c) ---- */
+
+typedef struct {
+  int n_kernel, n_stride, n_padding, n_dilation;   /* n_stride 0: stride = kernel */
+  int64_t kernel[FX_CONV_MAX_PARAMS];
+  int64_t stride[FX_CONV_MAX_PARAMS];
+  int64_t padding[FX_CONV_MAX_PARAMS];
+  int64_t dilation[FX_CONV_MAX_PARAMS];
+  gboolean ceil_mode;
+  gboolean count_include_pad;    /* avg only */
+  gboolean has_divisor;          /* avg only: divisor_override given */
+  int64_t divisor_override;
+} FxPoolParams;
+
+/* kernel as given; stride omitted, padding 0, dilation 1, count_include_pad TRUE. */
+void      fx_pool_params_init (FxPoolParams *params, int n_kernel, const int64_t *kernel);
+
+/* indices (may be NULL): receives int64 flat positions within each input plane, as
+ * return_indices=True gives them. */
+FxTensor *fx_tensor_max_pool1d (FxTensor *input, const FxPoolParams *params,
+                                FxTensor **indices, GError **error);
+FxTensor *fx_tensor_max_pool2d (FxTensor *input, const FxPoolParams *params,
+                                FxTensor **indices, GError **error);
+FxTensor *fx_tensor_avg_pool1d (FxTensor *input, const FxPoolParams *params, GError **error);
+FxTensor *fx_tensor_avg_pool2d (FxTensor *input, const FxPoolParams *params, GError **error);
+/* output_size: n values (F.adaptive_*'s None entries are resolved by the caller). */
+FxTensor *fx_tensor_adaptive_avg_pool1d (FxTensor *input, int n, const int64_t *output_size,
+                                         GError **error);
+FxTensor *fx_tensor_adaptive_avg_pool2d (FxTensor *input, int n, const int64_t *output_size,
+                                         GError **error);
+FxTensor *fx_tensor_adaptive_max_pool1d (FxTensor *input, int n, const int64_t *output_size,
+                                         FxTensor **indices, GError **error);
+FxTensor *fx_tensor_adaptive_max_pool2d (FxTensor *input, int n, const int64_t *output_size,
+                                         FxTensor **indices, GError **error);
+
+G_END_DECLS

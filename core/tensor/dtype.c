@@ -97,3 +97,33 @@ fx_dtype_scalar_type_name (FxDType dtype)
   };
   return (unsigned) dtype < FX_DTYPE_N ? names[dtype] : "Undefined";
 }
+
+const char *
+fx_dtype_legacy_name (FxDType dtype)
+{
+  static const char *const names[FX_DTYPE_N] = {
+    [FX_DTYPE_BOOL] = "torch.BoolTensor", [FX_DTYPE_UINT8] = "torch.ByteTensor",
+    [FX_DTYPE_INT8] = "torch.CharTensor", [FX_DTYPE_INT16] = "torch.ShortTensor",
+    [FX_DTYPE_INT32] = "torch.IntTensor", [FX_DTYPE_INT64] = "torch.LongTensor",
+    [FX_DTYPE_FLOAT16] = "torch.HalfTensor", [FX_DTYPE_FLOAT32] = "torch.FloatTensor",
+    [FX_DTYPE_FLOAT64] = "torch.DoubleTensor",
+  };
+  return (unsigned) dtype < FX_DTYPE_N ? names[dtype] : "torch.Tensor";
+}
+
+const char *
+fx_dtype_typemeta_name (FxDType dtype)
+{
+  static const char *const names[FX_DTYPE_N] = {
+    [FX_DTYPE_BOOL] = "bool", [FX_DTYPE_UINT8] = "unsigned char", [FX_DTYPE_INT8] = "signed char",
+    [FX_DTYPE_INT16] = "short int", [FX_DTYPE_INT32] = "int", [FX_DTYPE_INT64] = "long int",
+    [FX_DTYPE_FLOAT16] = "c10::Half", [FX_DTYPE_FLOAT32] = "float", [FX_DTYPE_FLOAT64] = "double",
+  };
+  return (unsigned) dtype < FX_DTYPE_N ? names[dtype] : "unknown";
+}
+
+const char *
+fx_dtype_aten_type_name (FxDType dtype)
+{
+  return dtype == FX_DTYPE_BOOL ? "CPUBoolType" : fx_dtype_legacy_name (dtype);
+}

@@ -31,6 +31,12 @@ gboolean     fx_dtype_is_floating (FxDType dtype);
 gboolean     fx_dtype_is_integral (FxDType dtype);  /* bool excluded */
 /* The C++ scalar type name PyTorch's messages use: "Float", "Long", "Bool", ... */
 const char  *fx_dtype_scalar_type_name (FxDType dtype);
+/* PyTorch's legacy tensor type names: "torch.FloatTensor", ... (its Python layer's) */
+const char  *fx_dtype_legacy_name (FxDType dtype);
+/* The same names as ATen's C++ messages print them: bool is "CPUBoolType" there. */
+const char  *fx_dtype_aten_type_name (FxDType dtype);
+/* c10's TypeMeta names some messages print: "float", "unsigned char", "c10::Half", ... */
+const char  *fx_dtype_typemeta_name (FxDType dtype);
 /* torch.promote_types(a, b) */
 FxDType      fx_dtype_promote     (FxDType a, FxDType b);
 

@@ -239,42 +239,6 @@ store_int64 (void *p, FxDType dtype, int64_t v)
 
 /* ------------------------------------------------------------------ small helpers */
 
-static void
-append_shape (GString *s, int ndim, const int64_t *shape)
-{
-  g_string_append_c (s, '[');
-  for (int i = 0; i < ndim; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
-  g_string_append_c (s, ']');
-}
-
-static char *
-shape_string (int ndim, const int64_t *shape)
-{
-  GString *s = g_string_new (NULL);
-  append_shape (s, ndim, shape);
-  return g_string_free (s, FALSE);
-}
-
-/* PyTorch's legacy type names, used in a few of its messages. */
-static const char *
-legacy_type_name (FxDType dtype)
-{
-  switch (dtype)
-    {
-    case FX_DTYPE_BOOL:    return "torch.BoolTensor";
-    case FX_DTYPE_UINT8:   return "torch.ByteTensor";
-    case FX_DTYPE_INT8:    return "torch.CharTensor";
-    case FX_DTYPE_INT16:   return "torch.ShortTensor";
-    case FX_DTYPE_INT32:   return "torch.IntTensor";
-    case FX_DTYPE_INT64:   return "torch.LongTensor";
-    case FX_DTYPE_FLOAT16: return "torch.HalfTensor";
-    case FX_DTYPE_FLOAT32: return "torch.FloatTensor";
-    case FX_DTYPE_FLOAT64: return "torch.DoubleTensor";
-    default:               return "torch.Tensor";
-    }
-}
-
 static gboolean
 check_ndim (int ndim, GError **error)
 {
@@ -992,7 +956,7 @@ fx_tensor_copy_into (FxTensor *dst, const FxTensor *src, GError **error)
     return FALSE;
   if (bndim != dst->ndim || memcmp (bshape, dst->shape, sizeof (int64_t) * bndim) != 0)
     {
-      char *a = shape_string (dst->ndim, dst->shape), *b = shape_string (bndim, bshape);
+      char *a = fx_shape_to_string (dst->ndim, dst->shape), *b = fx_shape_to_string (bndim, bshape);
       g_set_error (error, FX_ERROR, FX_ERROR_SHAPE,
                    "output with shape %s doesn't match the broadcast shape %s", a, b);
       g_free (a);
@@ -1093,7 +1057,7 @@ infer_size (int ndim, const int64_t *shape, int64_t numel, int64_t *out, GError 
             {
               if (numel == 0)
                 {
-                  char *s = shape_string (ndim, shape);
+                  char *s = fx_shape_to_string (ndim, shape);
                   g_set_error (error, FX_ERROR, FX_ERROR_SHAPE,
                                "cannot reshape tensor of 0 elements into shape %s because the "
                                "unspecified dimension size -1 can be any value and is ambiguous",
@@ -1110,7 +1074,7 @@ infer_size (int ndim, const int64_t *shape, int64_t numel, int64_t *out, GError 
         }
     }
   {
-    char *s = shape_string (ndim, shape);
+    char *s = fx_shape_to_string (ndim, shape);
     g_set_error (error, FX_ERROR, FX_ERROR_SHAPE, "shape '%s' is invalid for input of size %"
                  G_GINT64_FORMAT, s, numel);
     g_free (s);
@@ -1291,11 +1255,11 @@ fx_tensor_expand (FxTensor *t, int ndim, const int64_t *shape, GError **error)
     return NULL;
   if (ndim < t->ndim)
     {
-      char *a = shape_string (t->ndim, t->shape), *b = shape_string (ndim, shape);
+      char *a = fx_shape_to_string (t->ndim, t->shape), *b = fx_shape_to_string (ndim, shape);
       g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
                    "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater "
                    "or equal to the number of dimensions in the tensor (%d)",
-                   legacy_type_name (t->dtype), a, b, ndim, t->ndim);
+                   fx_dtype_aten_type_name (t->dtype), a, b, ndim, t->ndim);
       g_free (a);
       g_free (b);
       return NULL;
@@ -1323,7 +1287,7 @@ fx_tensor_expand (FxTensor *t, int ndim, const int64_t *shape, GError **error)
         {
           if (size != 1 || target < 0)
             {
-              char *a = shape_string (ndim, shape), *b = shape_string (t->ndim, t->shape);
+              char *a = fx_shape_to_string (ndim, shape), *b = fx_shape_to_string (t->ndim, t->shape);
               g_set_error (error, FX_ERROR, FX_ERROR_SHAPE,
                            "The expanded size of the tensor (%" G_GINT64_FORMAT ") must match "
                            "the existing size (%" G_GINT64_FORMAT ") at non-singleton dimension "
@@ -1503,7 +1467,7 @@ fx_tensor_select (FxTensor *t, int dim, int64_t index, GError **error)
   size = t->shape[d];
   if (index < -size || index >= size)
     {
-      char *s = shape_string (t->ndim, t->shape);
+      char *s = fx_shape_to_string (t->ndim, t->shape);
       g_set_error (error, FX_ERROR, FX_ERROR_INDEX,
                    "select(): index %" G_GINT64_FORMAT " out of range for tensor of size %s at "
                    "dimension %d", index, s, d);
@@ -1533,7 +1497,7 @@ fx_tensor_as_strided (FxTensor *t, int ndim, const int64_t *shape, const int64_t
   for (int i = 0; i < ndim; i++)
     if (strides[i] < 0)
       {
-        char *s = shape_string (ndim, strides);
+        char *s = fx_shape_to_string (ndim, strides);
         g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
                      "as_strided: Negative strides are not supported at the moment, got "
                      "strides: %s", s);
@@ -1543,7 +1507,7 @@ fx_tensor_as_strided (FxTensor *t, int ndim, const int64_t *shape, const int64_t
   for (int i = 0; i < ndim; i++)
     if (shape[i] < 0)
       {
-        char *s = shape_string (ndim, shape);
+        char *s = fx_shape_to_string (ndim, shape);
         g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
                      "Trying to create tensor with negative dimension %" G_GINT64_FORMAT ": %s",
                      shape[i], s);
@@ -1568,7 +1532,7 @@ fx_tensor_as_strided (FxTensor *t, int ndim, const int64_t *shape, const int64_t
         }
       if (overflow || (guint64) (last + 1) * es > t->storage->nbytes)
         {
-          char *a = shape_string (ndim, shape), *b = shape_string (ndim, strides);
+          char *a = fx_shape_to_string (ndim, shape), *b = fx_shape_to_string (ndim, strides);
           g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
                        "setStorage: sizes %s, strides %s, storage offset %" G_GINT64_FORMAT
                        ", and itemsize %" G_GSIZE_FORMAT " requiring a storage size of %"
@@ -1668,4 +1632,21 @@ fx_strided_iter_next (FxStridedIter *it)
       it->offset += it->strides[d];
     }
   return TRUE;
+}
+
+void
+fx_shape_append (GString *out, int ndim, const int64_t *shape)
+{
+  g_string_append_c (out, '[');
+  for (int i = 0; i < ndim; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (out, ']');
+}
+
+char *
+fx_shape_to_string (int ndim, const int64_t *shape)
+{
+  GString *s = g_string_new (NULL);
+  fx_shape_append (s, ndim, shape);
+  return g_string_free (s, FALSE);
 }

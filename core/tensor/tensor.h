@@ -108,6 +108,10 @@ FxTensor *fx_tensor_select     (FxTensor *t, int dim, int64_t index, GError **er
 FxTensor *fx_tensor_as_strided (FxTensor *t, int ndim, const int64_t *shape,
                                 const int64_t *strides, int64_t offset, GError **error);
 
+/* ---- shapes in messages: "[2, 3]" ---- */
+void      fx_shape_append    (GString *out, int ndim, const int64_t *shape);
+char     *fx_shape_to_string (int ndim, const int64_t *shape);   /* g_free */
+
 /* ---- broadcasting helpers ---- */
 gboolean  fx_broadcast_shapes (int ndim_a, const int64_t *shape_a, int ndim_b,
                                const int64_t *shape_b, int *out_ndim, int64_t *out_shape,

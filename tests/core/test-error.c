@@ -11,6 +11,11 @@ test_error_domain (void)
   g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_SHAPE), ==, "RuntimeError");
   g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_INDEX), ==, "IndexError");
   g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_TRACE), ==, "TraceError");
+  g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_ZERO_DIVISION), ==, "ZeroDivisionError");
+  g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_ATTRIBUTE), ==, "AttributeError");
+  g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_ASSERTION), ==, "AssertionError");
+  g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_KEY), ==, "KeyError");
+  g_assert_cmpstr (fx_error_code_python_name (FX_ERROR_OVERFLOW), ==, "OverflowError");
 }
 
 static void
