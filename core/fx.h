@@ -23,4 +23,8 @@
 #include "ir/codegen.h"
 #include "ir/module.h"
 #include "ir/graph-module.h"
+#include "ir/checkpoint.h"
+#include "ir/safetensors.h"
+#include "ir/fxg.h"
 #include "ops/op.h"
+#include "ops/layers.h"

@@ -208,6 +208,8 @@ add_indent (GString *out, const char *s, guint spaces)
     }
 }
 
+/* 1.13 appends the readable code of child GraphModules; an FxModule child is never a
+ * GraphModule (nested graph modules are not representable yet), so there is none to add. */
 char *
 fx_graph_module_print_readable (FxGraphModule *gm)
 {
@@ -215,18 +217,11 @@ fx_graph_module_print_readable (FxGraphModule *gm)
   const char *stripped = code;
   g_autofree char *module_code = NULL;
   GString *out = g_string_new (NULL);
-  const FxValue *k, *v;
-  GString *submodules = g_string_new ("");
 
   while (*stripped == '\n')
     stripped++;
   module_code = g_strdup_printf ("class %s(torch.nn.Module):\n%s", gm->module->type_name, stripped);
   add_indent (out, module_code, 4);
-  /* nested GraphModules are not represented as FxModules yet: none to add */
-  for (guint i = 0; fx_dict_entry (gm->module->children, i, &k, &v); i++)
-    ;
-  add_indent (out, submodules->str, 4);
-  g_string_free (submodules, TRUE);
   return g_string_free (out, FALSE);
 }
 

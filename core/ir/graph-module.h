@@ -43,6 +43,14 @@ gboolean       fx_graph_module_add_submodule    (FxGraphModule *gm, const char *
 gboolean       fx_graph_module_delete_submodule (FxGraphModule *gm, const char *target);
 void           fx_graph_module_delete_all_unused_submodules (FxGraphModule *gm);
 
+/* GraphModule.to_folder(folder, module_name): writes folder/module.py (class module_name,
+ * NULL for "FxModule"), folder/__init__.py and folder/state_dict.pt so that real PyTorch
+ * imports and runs it; builtin layers are rebuilt from their reprs and plain Modules as
+ * torch.nn.Module() with their contents (1.13 pickles those, which libfx cannot).
+ * Implemented in to-folder.c. */
+gboolean       fx_graph_module_to_folder (FxGraphModule *gm, const char *folder,
+                                          const char *module_name, GError **error);
+
 /* lint's check of one node's target against the module (called by fx_graph_lint). */
 gboolean       fx_graph_module_lint_node (FxGraphModule *gm, FxNode *node, GError **error);
 

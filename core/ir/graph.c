@@ -21,11 +21,15 @@ struct _FxGraph {
 
 /* ---------------------------------------------------------------- node sets */
 
+/* Most sets hold one or two nodes: they live in the array alone and are searched linearly;
+ * the hash index appears once a set grows past NODE_SET_SMALL members. */
+#define NODE_SET_SMALL 8
+
 static void
 node_set_init (FxNodeSet *set)
 {
-  set->items = g_ptr_array_new ();
-  set->index = g_hash_table_new (g_direct_hash, g_direct_equal);
+  set->items = NULL;
+  set->index = NULL;
   set->count = 0;
 }
 
@@ -35,6 +39,19 @@ node_set_clear (FxNodeSet *set)
   g_clear_pointer (&set->items, g_ptr_array_unref);
   g_clear_pointer (&set->index, g_hash_table_unref);
   set->count = 0;
+}
+
+/* Position + 1 of node in items, or 0. */
+static guint
+node_set_position (const FxNodeSet *set, const FxNode *node)
+{
+  if (set->index != NULL)
+    return GPOINTER_TO_UINT (g_hash_table_lookup (set->index, node));
+  if (set->items != NULL)
+    for (guint i = 0; i < set->items->len; i++)
+      if (set->items->pdata[i] == node)
+        return i + 1;
+  return 0;
 }
 
 /* Drops the holes once they outnumber the members, keeping add/remove O(1) amortised. */
@@ -49,7 +66,8 @@ node_set_compact (FxNodeSet *set)
       if (item == NULL)
         continue;
       set->items->pdata[out] = item;
-      g_hash_table_insert (set->index, item, GUINT_TO_POINTER (out + 1));
+      if (set->index != NULL)
+        g_hash_table_insert (set->index, item, GUINT_TO_POINTER (out + 1));
       out++;
     }
   g_ptr_array_set_size (set->items, out);
@@ -58,27 +76,38 @@ node_set_compact (FxNodeSet *set)
 static gboolean
 node_set_add (FxNodeSet *set, FxNode *node)
 {
-  if (g_hash_table_contains (set->index, node))
+  if (node_set_position (set, node) != 0)
     return FALSE;
+  if (set->items == NULL)
+    set->items = g_ptr_array_sized_new (2);
   g_ptr_array_add (set->items, node);
-  g_hash_table_insert (set->index, node, GUINT_TO_POINTER (set->items->len));
   set->count++;
+  if (set->index != NULL)
+    g_hash_table_insert (set->index, node, GUINT_TO_POINTER (set->items->len));
+  else if (set->count > NODE_SET_SMALL)
+    {
+      set->index = g_hash_table_new (g_direct_hash, g_direct_equal);
+      for (guint i = 0; i < set->items->len; i++)
+        if (set->items->pdata[i] != NULL)
+          g_hash_table_insert (set->index, set->items->pdata[i], GUINT_TO_POINTER (i + 1));
+    }
   return TRUE;
 }
 
 static gboolean
 node_set_remove (FxNodeSet *set, FxNode *node)
 {
-  gpointer pos = g_hash_table_lookup (set->index, node);
+  guint pos = node_set_position (set, node);
 
-  if (pos == NULL)
+  if (pos == 0)
     return FALSE;
-  set->items->pdata[GPOINTER_TO_UINT (pos) - 1] = NULL;
-  g_hash_table_remove (set->index, node);
+  set->items->pdata[pos - 1] = NULL;
+  if (set->index != NULL)
+    g_hash_table_remove (set->index, node);
   set->count--;
   if (set->count == 0)
     g_ptr_array_set_size (set->items, 0);
-  else if (set->items->len > 8 && set->count < set->items->len / 2)
+  else if (set->items->len > NODE_SET_SMALL && set->count < set->items->len / 2)
     node_set_compact (set);
   return TRUE;
 }
@@ -92,12 +121,14 @@ fx_node_set_size (const FxNodeSet *set)
 gboolean
 fx_node_set_contains (const FxNodeSet *set, const FxNode *node)
 {
-  return g_hash_table_contains (set->index, node);
+  return node_set_position (set, node) != 0;
 }
 
 gboolean
 fx_node_set_iter (const FxNodeSet *set, guint *pos, FxNode **node)
 {
+  if (set->items == NULL)
+    return FALSE;
   while (*pos < set->items->len)
     {
       FxNode *item = set->items->pdata[(*pos)++];

@@ -285,6 +285,13 @@ fx_module_named_buffers (FxModule *module, GPtrArray *names, GPtrArray *tensors)
   named_tensors (module, TRUE, names, tensors);
 }
 
+static FxValue
+prefixed_key (const char *prefix, const FxValue *name)
+{
+  g_autofree char *key = g_strconcat (prefix, name->s->data, NULL);
+  return fx_value_str (key);
+}
+
 static void
 state_dict_into (FxModule *module, const char *prefix, FxDict *out)
 {
@@ -292,12 +299,10 @@ state_dict_into (FxModule *module, const char *prefix, FxDict *out)
 
   for (guint i = 0; fx_dict_entry (module->parameters, i, &k, &v); i++)
     if (v->kind == FX_VALUE_TENSOR)
-      fx_dict_set (out, fx_value_take_str (fx_str_new (g_strconcat (prefix, k->s->data, NULL))),
-                   fx_value_copy (v));
+      fx_dict_set (out, prefixed_key (prefix, k), fx_value_copy (v));
   for (guint i = 0; fx_dict_entry (module->buffers, i, &k, &v); i++)
     if (v->kind == FX_VALUE_TENSOR && !g_hash_table_contains (module->non_persistent, k->s->data))
-      fx_dict_set (out, fx_value_take_str (fx_str_new (g_strconcat (prefix, k->s->data, NULL))),
-                   fx_value_copy (v));
+      fx_dict_set (out, prefixed_key (prefix, k), fx_value_copy (v));
   for (guint i = 0; fx_dict_entry (module->children, i, &k, &v); i++)
     if (fx_value_is_module (v))
       {

@@ -8,6 +8,8 @@ A case: "tree": [[path, kind, shape?]] with kind module | param | buffer | buffe
 persistent) | tensor_attr (plain tensor attribute) | int_attr; "graph": Graph steps as in
 gen_graphs.py; "lookups": paths for get_submodule.
 """
+import contextlib
+import io
 import json
 
 import torch
@@ -135,6 +137,10 @@ def main():
         res["root"] = describe(root)
         res["gm"] = describe(gm)
         res["code"] = gm.code
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            gm.print_readable()
+        res["readable"] = buf.getvalue()
         res["str"] = str(gm)
         if c["id"] == "lint_missing_target":
             gm.delete_submodule("a")

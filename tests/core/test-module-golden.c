@@ -140,6 +140,11 @@ run_case (gconstpointer data)
   g_assert_no_error (error);
   check_describe (gm->module, json_object_get_object_member (golden, "gm"));
   g_assert_cmpstr (gm->code, ==, json_object_get_string_member (golden, "code"));
+  {
+    g_autofree char *readable = fx_graph_module_print_readable (gm);
+    g_autofree char *printed = g_strconcat (readable, "\n", NULL);   /* print() adds one */
+    g_assert_cmpstr (printed, ==, json_object_get_string_member (golden, "readable"));
+  }
   str = fx_graph_module_to_string (gm);
   g_assert_cmpstr (str, ==, json_object_get_string_member (golden, "str"));
 
