@@ -49,7 +49,7 @@ sanitize: deps
 fuzz: deps
 	@sh .ci/deps.sh fuzz
 	@if [ -f tests/fuzz/meson.build ]; then \
-	  [ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILD) -Dfuzzing=true; \
+	  [ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILD) -Dfuzzing=true -Db_sanitize=address -Db_lundef=false; \
 	  meson compile -C $(FUZZ_BUILD) && meson test -C $(FUZZ_BUILD) --suite fuzz --print-errorlogs; \
 	else \
 	  echo "No fuzz targets yet: they arrive with the parsers (tests/fuzz/)."; \

@@ -66,6 +66,7 @@ for job in $jobs; do
     fuzz)
       need_cmd clang clang
       need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
+      need_cmd llvm-symbolizer llvm   # sanitizer reports with file:line
       ;;
     *)
       echo "deps.sh: unknown job '$job' (build, test, bench, fuzz)" >&2

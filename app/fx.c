@@ -1,8 +1,9 @@
 /* fx.c: the fx command line — `fx run`, `fx trace`, `fx exec`, `fx export`: libfx's headless
  * jobs. Each subcommand is one entry of the table below. */
 #include <fx.h>
+#include "script/script.h"
 
-#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,14 +18,15 @@ typedef struct {
 
 static int command_run (int argc, char **argv);
 static int command_unavailable (int argc, char **argv);
+int fx_command_trace (int argc, char **argv);   /* fx-trace.c */
 
 static const FxCommand commands[] = {
   { "run", "SCRIPT.py [ARGS...]",
     "Run a Python script that uses torch and torch.fx, as `python SCRIPT.py` would",
     command_run },
-  { "trace", "MODEL.py --module NAME [--concrete NAME=VALUE]... [--format code|graph|tabular|fxg] [-o FILE]",
+  { "trace", "MODEL.py --module NAME [--concrete NAME=VALUE]... [--leaf CLASS]... [--format code|graph|tabular|fxg] [-o FILE]",
     "Symbolically trace a module or function of a model file and print its graph",
-    command_unavailable },
+    fx_command_trace },
   { "exec", "MODEL.py --module NAME [--weights FILE] --input SPEC... [--print-values] [--profile]",
     "Trace a module and run it on generated or loaded inputs",
     command_unavailable },
@@ -71,30 +73,45 @@ wants_help (int argc, char **argv)
   return FALSE;
 }
 
-/* The script's existence is checked the way python checks it, so callers see the same error. */
+typedef struct {
+  int argc;
+  char **argv;
+  int status;
+} RunJob;
+
+static void *
+run_script_thread (void *data)
+{
+  RunJob *job = data;
+  FxScript *script = fx_script_new ();
+  job->status = fx_script_main (script, job->argv[0], job->argc, (const char *const *) job->argv);
+  fx_script_free (script);
+  return NULL;
+}
+
+/* `fx run SCRIPT.py ARGS...`: sys.argv is [SCRIPT.py, ARGS...]; the exit status is python's.
+ * The script runs on a thread with a large stack so that a raised sys.setrecursionlimit()
+ * goes as deep as CPython's would (the interpreter's stack guard still stops a runaway). */
 static int
 command_run (int argc, char **argv)
 {
-  FILE *script;
+  RunJob job = { argc - 1, argv + 1, 1 };
+  pthread_attr_t attr;
+  pthread_t thread;
 
   if (argc < 2)
     {
       print_command_usage (find_command ("run"), stderr);
       return 2;
     }
-  script = fopen (argv[1], "r");
-  if (script == NULL)
-    {
-      int saved_errno = errno;
-      g_autofree char *absolute = g_canonicalize_filename (argv[1], NULL);
-      fprintf (stderr, "fx: can't open file '%s': [Errno %d] %s\n", absolute, saved_errno,
-               g_strerror (saved_errno));
-      return 2;
-    }
-  fclose (script);
-  fprintf (stderr, "fx run: this build of fx has no Python front end yet; cannot run '%s'\n",
-           argv[1]);
-  return 1;
+  pthread_attr_init (&attr);
+  pthread_attr_setstacksize (&attr, (size_t) 256 << 20);
+  if (pthread_create (&thread, &attr, run_script_thread, &job) == 0)
+    pthread_join (thread, NULL);
+  else
+    run_script_thread (&job);
+  pthread_attr_destroy (&attr);
+  return job.status;
 }
 
 static int

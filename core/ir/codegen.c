@@ -10,6 +10,9 @@ typedef struct {
   FxNamespace *names;
   GHashTable *wrapped;        /* global name → TRUE, in wrapped_order */
   GPtrArray *wrapped_order;
+  GPtrArray *global_names;    /* fx_graph_python_code_full: names and values of the globals */
+  GPtrArray *global_values;
+  GHashTable *globals_seen;
 } CodeGen;
 
 /* Operators that print as Python syntax (graph.py's magic_methods and inplace_methods). */
@@ -313,6 +316,13 @@ static const char *const custom_builtins[] = {
 char *
 fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
 {
+  return fx_graph_python_code_full (graph, root_module, verbose, NULL, NULL);
+}
+
+char *
+fx_graph_python_code_full (FxGraph *graph, const char *root_module, gboolean verbose,
+                           GPtrArray *global_names, GPtrArray *global_values)
+{
   CodeGen cg = { 0 };
   LastUses lu = { 0 };
   GString *body = g_string_new (NULL);
@@ -325,6 +335,9 @@ fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
   cg.names = fx_namespace_new ();
   cg.wrapped = g_hash_table_new (g_str_hash, g_str_equal);
   cg.wrapped_order = g_ptr_array_new ();
+  cg.global_names = global_names;
+  cg.global_values = global_values;
+  cg.globals_seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < G_N_ELEMENTS (custom_builtins); i++)
     fx_namespace_create_name (cg.names, custom_builtins[i], custom_builtins[i], custom_builtins[i]);
 
@@ -408,6 +421,12 @@ fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
               }
             global = add_global (&cg, qualified, obj,
                                  strchr (qualified, '.') == NULL ? qualified : NULL);
+            if (cg.global_names != NULL && global != qualified
+                && g_hash_table_add (cg.globals_seen, (gpointer) global))
+              {
+                g_ptr_array_add (cg.global_names, g_strdup (global));
+                g_ptr_array_add (cg.global_values, &node->target);
+              }
             if (strcmp (global, "getattr") == 0 && node->args.seq->len == 2
                 && node->args.seq->items[1].kind == FX_VALUE_STR
                 && fx_is_identifier (node->args.seq->items[1].s->data))
@@ -494,6 +513,7 @@ fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
   g_hash_table_unref (lu.user_to_last_uses);
   g_hash_table_unref (cg.wrapped);
   g_ptr_array_unref (cg.wrapped_order);
+  g_hash_table_unref (cg.globals_seen);
   fx_namespace_free (cg.names);
   return g_string_free (result, FALSE);
 }

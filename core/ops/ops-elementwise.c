@@ -466,6 +466,45 @@ KERNEL (k_allclose)
   return TRUE;
 }
 
+/* torch._assert(condition, message): Python's truth of the condition (a one-element tensor
+ * counts by its value); AssertionError(message) when false. */
+KERNEL (k_assert)
+{
+  const FxValue *c = &argv[0];
+  gboolean truth;
+  double value;
+
+  switch (c->kind)
+    {
+    case FX_VALUE_BOOL: truth = c->b; break;
+    case FX_VALUE_INT: truth = c->i != 0; break;
+    case FX_VALUE_FLOAT: truth = c->f != 0.0; break;
+    case FX_VALUE_NONE: truth = FALSE; break;
+    case FX_VALUE_TENSOR:
+      if (fx_tensor_numel (c->tensor) != 1)
+        {
+          g_set_error_literal (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
+                               "Boolean value of Tensor with more than one value is ambiguous");
+          return FALSE;
+        }
+      if (!fx_tensor_item_double (c->tensor, &value, error))
+        return FALSE;
+      truth = value != 0.0;
+      break;
+    default:
+      truth = TRUE;
+      break;
+    }
+  if (!truth)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_ASSERTION,
+                           argv[1].kind == FX_VALUE_STR ? argv[1].s->data : "");
+      return FALSE;
+    }
+  *result = fx_value_none ();
+  return TRUE;
+}
+
 KERNEL (k_fill)
 {
   FxTensor *v = value_to_tensor (&argv[1]);
@@ -1415,6 +1454,9 @@ const FxOpDef fx_op_defs_elementwise[] = {
     { { "isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor", k_isclose } } },
   { FX_OP_METHOD, "Tensor.isclose", { NULL }, CMP, "|self - other| <= atol + rtol * |other|", 0,
     { { "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor", k_isclose } } },
+  { FX_OP_FUNCTION, "torch._assert", { NULL }, CMP, "Raises AssertionError(message) unless condition",
+    FX_OP_FLAG_IMPURE | FX_OP_FLAG_PYTHON_FUNCTION,
+    { { "_assert(Any condition, str message) -> Any", k_assert } } },
   { FX_OP_FUNCTION, "torch.allclose", { NULL }, CMP, "Whether all elements are close (a bool)", 0,
     { { "allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool", k_allclose } } },
   { FX_OP_METHOD, "Tensor.allclose", { NULL }, CMP, "Whether all elements are close (a bool)", 0,

@@ -21,7 +21,8 @@
 /* GCC at -O2 only vectorises loops of a known trip count, so the kernels below work in
  * fixed-size blocks, and are compiled twice on x86-64 (AVX2 and baseline, picked at load
  * time): AVX2 makes them 3-4x faster. No FMA, so both versions round identically. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__) && defined(__has_attribute)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) \
+    && defined(__has_attribute)   /* clang refuses target_clones next to `unused` */
 #if __has_attribute (target_clones)
 #define FX_HOT __attribute__ ((target_clones ("avx2", "default")))
 #endif

@@ -32,6 +32,7 @@ typedef struct _FxTensor {
    * category (float/int/bool), as PyTorch's "wrapped numbers" do. */
   gboolean wrapped_number;
   gboolean requires_grad;                /* set on nn.Parameter data; printed and propagated */
+  gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
 } FxTensor;
 
 /* ---- storage ---- */

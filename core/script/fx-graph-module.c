@@ -1,0 +1,1034 @@
+/* fx-graph-module.c: torch.fx.GraphModule for scripts — an nn.Module subclass made from a
+ * root module (or dict) and a Graph, whose forward is the generated code compiled by the
+ * interpreter, as torch.fx 1.13 does it (one class per instance, named class_name). */
+#include "script/fx-ir.h"
+#include "script/internal.h"
+#include "script/nn-bind.h"
+#include "ir/codegen.h"
+#include "ir/graph-module.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FX_ARGS FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result, \
+  gpointer data
+
+/* __qualname__ of the per-instance classes (what 1.13 shows). */
+#define IMPL_QUALNAME "GraphModule.__new__.<locals>.GraphModuleImpl"
+
+typedef struct {
+  FxScriptClass *gm_cls;
+  FxScriptClass *module_cls;     /* torch.nn.Module */
+} GmState;
+
+static GmState *
+gm_state (gpointer data)
+{
+  return data;
+}
+
+static gboolean
+parse (FxScript *S, const char *fname, const FxValue *args, int n_args, FxDict *kwargs,
+       const char *const *names, int n_names, int n_required, const FxValue **out)
+{
+  return fx_script_parse_args (S, fname, args + 1, n_args - 1, kwargs, names, n_names, n_names,
+                               n_required, out);
+}
+
+static gboolean
+raise_gerror (FxScript *S, GError *error)
+{
+  fx_script_raise_gerror (S, error);
+  g_error_free (error);
+  return FALSE;
+}
+
+/* _graph, _code and forward live in the instance's own GraphModuleImpl class: the Graph
+ * refers to its owning module's tree, so keeping it in that tree's attributes (the instance
+ * dict) would make a reference cycle. */
+static gboolean
+has_impl_class (const FxValue *self)
+{
+  ScInstance *inst = sc_value_instance (self);
+  return inst != NULL && strcmp (inst->cls->qualname->data, IMPL_QUALNAME) == 0;
+}
+
+static gboolean
+store (FxScript *S, const FxValue *self, const char *name, const FxValue *value)
+{
+  if (has_impl_class (self))
+    {
+      sc_dict_set_str (sc_value_instance (self)->cls->dict, name, fx_value_copy (value));
+      sc_type_modified (S);
+      return TRUE;
+    }
+  return fx_script_generic_setattr (S, self, name, value);
+}
+
+static gboolean
+check_self (FxScript *S, GmState *st, const FxValue *self, const char *fname)
+{
+  if (!sc_isinstance (S, self, st->gm_cls))
+    return sc_raise (S, SC_T_TYPE_ERROR,
+                     "descriptor '%s' requires a 'GraphModule' object but received a '%s'",
+                     fname, sc_type_name (S, self));
+  return TRUE;
+}
+
+/* self._graph (new reference) and its FxGraph, or FALSE with AttributeError. */
+static gboolean
+self_graph (FxScript *S, const FxValue *self, FxValue *gv, FxGraph **graph)
+{
+  if (!fx_script_generic_getattr (S, self, "_graph", gv))
+    return FALSE;
+  *graph = sc_fx_graph_get (gv);
+  if (*graph == NULL)
+    {
+      fx_value_clear (gv);
+      return sc_raise (S, SC_T_TYPE_ERROR, "GraphModule._graph is not a Graph");
+    }
+  return TRUE;
+}
+
+/* target.split('.') as Python does it: "" gives [""], never an empty list. */
+static GStrv
+split_target (const char *target)
+{
+  GStrv atoms = g_strsplit (target, ".", -1);
+  if (atoms[0] == NULL)
+    {
+      g_strfreev (atoms);
+      atoms = g_new0 (char *, 2);
+      atoms[0] = g_strdup ("");
+    }
+  return atoms;
+}
+
+/* ------------------------------------------------------------------ recompile */
+
+static volatile gint eval_counter;
+
+static gboolean
+add_torch_globals (FxScript *S, FxDict *globals)
+{
+  FxValue torch, dev;
+  if (!fx_script_import (S, "torch", &torch))
+    return FALSE;
+  if (fx_script_lookup_attr (S, &torch, "device", &dev))
+    sc_dict_set_str (globals, "device", dev);
+  else if (fx_script_exception_pending (S))
+    {
+      fx_value_clear (&torch);
+      return FALSE;
+    }
+  sc_dict_set_str (globals, "torch", torch);
+  sc_dict_set_str (globals, "inf", fx_value_float (INFINITY));
+  sc_dict_set_str (globals, "nan", fx_value_float (NAN));
+  sc_dict_set_str (globals, "NoneType", sc_class_value (S->types[SC_T_NONE]));
+  return TRUE;
+}
+
+/* The generated source without the wrap() preamble: the globals are bound directly, so
+ * torch.fx._symbolic_trace.wrap has nothing left to do when it runs. */
+static char *
+runnable_source (const char *code)
+{
+  g_auto (GStrv) lines = g_strsplit (code, "\n", -1);
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "torch.fx._symbolic_trace.wrap("))
+        continue;
+      g_string_append (out, lines[i]);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Compiles code into forward(self, ...) with globals for what it calls. */
+static gboolean
+compile_forward (FxScript *S, const char *code, GPtrArray *names, GPtrArray *values, FxValue *forward)
+{
+  g_autofree char *src = runnable_source (code);
+  g_autofree char *filename = g_strdup_printf ("<eval_with_key>.%d",
+                                               g_atomic_int_add (&eval_counter, 1));
+  ScSyntaxError err = { 0 };
+  ScUnit *unit = sc_compile (filename, src, strlen (src), &err);
+  FxDict *globals;
+  FxValue out = fx_value_none ();
+  FxValue *fwd;
+  gboolean ok;
+
+  if (unit == NULL)
+    {
+      gboolean r = sc_raise (S, SC_T_SYNTAX_ERROR, "generated code does not compile: %s (line %d)",
+                             err.msg ? err.msg : "?", err.line);
+      sc_syntax_error_clear (&err);
+      return r;
+    }
+  globals = fx_dict_new ();
+  sc_dict_set_str (globals, "__name__", fx_value_str (filename));
+  if (!add_torch_globals (S, globals))
+    {
+      fx_dict_unref (globals);
+      sc_unit_unref (unit);
+      return FALSE;
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      const FxValue *v = values->pdata[i];
+      sc_dict_set_str (globals, names->pdata[i], fx_value_copy (v));
+    }
+  ok = sc_run_code (S, unit->module, globals, NULL, NULL, &out);
+  fx_value_clear (&out);
+  sc_unit_unref (unit);
+  if (ok)
+    {
+      fwd = sc_dict_get_str (globals, sc_intern_cstr ("forward"));
+      if (fwd == NULL)
+        ok = sc_raise (S, SC_T_RUNTIME_ERROR, "generated code defines no forward");
+      else
+        {
+          /* the function holds its globals; the globals must not hold it (no cycle) */
+          FxValue key = fx_value_str ("forward");
+          *forward = fx_value_copy (fwd);
+          fx_dict_remove (globals, &key);
+          fx_value_clear (&key);
+        }
+    }
+  fx_dict_unref (globals);
+  return ok;
+}
+
+/* gm.recompile(): regenerates _code and the class's forward. */
+static gboolean
+recompile (FxScript *S, const FxValue *self, FxValue *python_code)
+{
+  g_auto (FxValue) gv = { 0 };
+  g_auto (FxValue) code_v = { 0 };
+  g_auto (FxValue) forward = { 0 };
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) values = g_ptr_array_new ();
+  g_autofree char *code = NULL;
+  FxGraph *graph;
+
+  if (!self_graph (S, self, &gv, &graph))
+    return FALSE;
+  code = fx_graph_python_code_full (graph, "self", FALSE, names, values);
+  code_v = fx_value_str (code);
+  if (!store (S, self, "_code", &code_v))
+    return FALSE;
+  if (!compile_forward (S, code, names, values, &forward))
+    return FALSE;
+  if (!store (S, self, "forward", &forward))
+    return FALSE;
+  if (python_code != NULL)
+    {
+      FxValue pc_cls;
+      *python_code = fx_value_none ();
+      if (fx_script_import (S, "torch.fx._ir", &pc_cls))
+        {
+          FxValue mod = pc_cls, cls;
+          if (fx_script_getattr (S, &mod, "PythonCode", &cls))
+            {
+              FxScriptClass *c = fx_script_value_get_class (&cls);
+              if (c != NULL)
+                {
+                  FxDict *globals = fx_dict_new ();
+                  *python_code = fx_script_instance_new (S, c);
+                  sc_dict_set_str (fx_script_instance_dict (python_code), "src", fx_value_str (code));
+                  for (guint i = 0; i < names->len; i++)
+                    sc_dict_set_str (globals, names->pdata[i], fx_value_copy (values->pdata[i]));
+                  sc_dict_set_str (fx_script_instance_dict (python_code), "globals",
+                                   fx_value_take_dict (globals));
+                }
+              fx_value_clear (&cls);
+            }
+          fx_value_clear (&mod);
+        }
+      if (fx_script_exception_pending (S))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+set_graph (FxScript *S, const FxValue *self, const FxValue *graph_value)
+{
+  if (sc_fx_graph_get (graph_value) == NULL)
+    return sc_raise (S, SC_T_TYPE_ERROR, "GraphModule.graph must be a Graph, not '%s'",
+                     sc_type_name (S, graph_value));
+  if (!store (S, self, "_graph", graph_value))
+    return FALSE;
+  sc_fx_graph_add_owner (S, graph_value, self);
+  return recompile (S, self, NULL);
+}
+
+/* ------------------------------------------------------------------ construction */
+
+static gboolean
+call_unbound (FxScript *S, FxScriptClass *cls, const char *name, const FxValue *self,
+              const FxValue *rest, int n_rest, FxValue *out)
+{
+  FxValue *fn = sc_type_lookup_c (S, cls, name);
+  FxValue argv[4];
+  if (fn == NULL)
+    return sc_raise (S, SC_T_ATTRIBUTE_ERROR, "type object '%s' has no attribute '%s'",
+                     cls->name->data, name);
+  argv[0] = *self;
+  for (int i = 0; i < n_rest && i < 3; i++)
+    argv[i + 1] = rest[i];
+  return sc_call_dict (S, fn, argv, n_rest + 1, NULL, out);
+}
+
+static gboolean
+new_plain_module (FxScript *S, GmState *st, FxValue *out)
+{
+  FxValue cls = sc_class_value (st->module_cls);
+  gboolean ok = sc_call0 (S, &cls, out);
+  fx_value_clear (&cls);
+  return ok;
+}
+
+/* 1.13's _copy_attr: the object at `target` in from is installed at the same path in to;
+ * parents missing in `to` become plain Modules; a tensor that is not a Parameter becomes a
+ * buffer. */
+static gboolean
+copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to_root,
+           const char *target)
+{
+  g_auto (GStrv) atoms = split_target (target);
+  guint n = g_strv_length (atoms);
+  g_auto (FxValue) from = fx_value_copy (from_root);
+  g_auto (FxValue) to = fx_value_copy (to_root);
+  g_auto (FxValue) orig = { 0 };
+
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      g_auto (FxValue) f = { 0 };
+      g_auto (FxValue) t = { 0 };
+      if (!fx_script_getattr (S, &from, atoms[i], &f))
+        return FALSE;
+      if (!fx_script_lookup_attr (S, &to, atoms[i], &t))
+        {
+          if (fx_script_exception_pending (S))
+            return FALSE;
+          t = fx_value_none ();
+        }
+      if (f.kind == FX_VALUE_OBJECT && t.kind == FX_VALUE_OBJECT && f.obj == t.obj)
+        return TRUE;
+      if (t.kind == FX_VALUE_NONE)
+        {
+          if (!new_plain_module (S, st, &t) || !fx_script_setattr (S, &to, atoms[i], &t))
+            return FALSE;
+        }
+      fx_value_clear (&from);
+      fx_value_clear (&to);
+      from = f;
+      to = t;
+      f = fx_value_none ();
+      t = fx_value_none ();
+    }
+  if (!fx_script_getattr (S, &from, atoms[n - 1], &orig))
+    return FALSE;
+  if (orig.kind == FX_VALUE_TENSOR && !sc_nn_is_parameter (S, &orig))
+    {
+      FxValue a[2] = { fx_value_str (atoms[n - 1]), orig };
+      FxValue r;
+      gboolean ok = fx_script_call_method (S, &to, "register_buffer", a, 2, NULL, &r);
+      fx_value_clear (&a[0]);
+      if (ok)
+        fx_value_clear (&r);
+      return ok;
+    }
+  return fx_script_setattr (S, &to, atoms[n - 1], &orig);
+}
+
+/* 1.13's _assign_attr for dict roots. */
+static gboolean
+assign_attr (FxScript *S, GmState *st, const FxValue *value, const FxValue *to_root,
+             const char *target)
+{
+  g_auto (GStrv) atoms = split_target (target);
+  guint n = g_strv_length (atoms);
+  g_auto (FxValue) to = fx_value_copy (to_root);
+
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      g_auto (FxValue) t = { 0 };
+      if (!fx_script_lookup_attr (S, &to, atoms[i], &t))
+        {
+          if (fx_script_exception_pending (S))
+            return FALSE;
+          t = fx_value_none ();
+        }
+      if (t.kind == FX_VALUE_NONE)
+        {
+          if (!new_plain_module (S, st, &t) || !fx_script_setattr (S, &to, atoms[i], &t))
+            return FALSE;
+        }
+      fx_value_clear (&to);
+      to = t;
+      t = fx_value_none ();
+    }
+  if (value->kind == FX_VALUE_TENSOR && !sc_nn_is_parameter (S, value))
+    {
+      FxValue a[2] = { fx_value_str (atoms[n - 1]), *value };
+      FxValue r;
+      gboolean ok = fx_script_call_method (S, &to, "register_buffer", a, 2, NULL, &r);
+      fx_value_clear (&a[0]);
+      if (ok)
+        fx_value_clear (&r);
+      return ok;
+    }
+  return fx_script_setattr (S, &to, atoms[n - 1], value);
+}
+
+static int
+count_dots (gconstpointer a, gconstpointer b)
+{
+  const char *sa = *(const char *const *) a, *sb = *(const char *const *) b;
+  int da = 0, db = 0;
+  for (; *sa; sa++)
+    da += *sa == '.';
+  for (; *sb; sb++)
+    db += *sb == '.';
+  return da - db;
+}
+
+/* Gives self a class of its own named class_name (1.13's GraphModuleImpl), so that forward
+ * can live on the class. */
+static gboolean
+make_impl_class (FxScript *S, const FxValue *self, const char *class_name)
+{
+  ScInstance *inst = sc_value_instance (self);
+  FxScriptClass *base, *impl;
+  FxDict *ns;
+  gboolean ok = TRUE;
+  FxModule *fx;
+
+  if (inst == NULL)
+    return sc_raise (S, SC_T_TYPE_ERROR, "GraphModule.__init__ needs a GraphModule instance");
+  base = inst->cls;
+  if (strcmp (base->qualname->data, IMPL_QUALNAME) == 0)
+    base = base->bases[0];
+  ns = fx_dict_new ();
+  sc_dict_set_str (ns, "__module__", fx_value_str ("torch.fx.graph_module"));
+  impl = sc_class_new (S, "torch.fx.graph_module", class_name, &base, 1, ns, &ok);
+  fx_dict_unref (ns);
+  if (!ok || impl == NULL)
+    return FALSE;
+  fx_str_unref (impl->qualname);
+  impl->qualname = fx_str_new (IMPL_QUALNAME);
+  fx_object_unref (&inst->cls->base);
+  inst->cls = impl;   /* takes the new reference */
+  sc_type_modified (S);
+  fx = sc_nn_module_to_fx (S, self);
+  if (fx != NULL)
+    {
+      g_free (fx->type_name);
+      fx->type_name = g_strdup (class_name);
+      fx_module_unref (fx);
+    }
+  return TRUE;
+}
+
+static gboolean
+gm_init (FX_ARGS)
+{
+  static const char *const names[] = { "root", "graph", "class_name" };
+  GmState *st = gm_state (data);
+  const FxValue *a[3];
+  const char *class_name = "GraphModule";
+  FxGraph *graph;
+  FxValue r;
+
+  if (n_args < 1 || !check_self (S, st, &args[0], "__init__"))
+    return FALSE;
+  if (!parse (S, "GraphModule.__init__", args, n_args, kwargs, names, 3, 2, a))
+    return FALSE;
+  if (a[2] != NULL)
+    {
+      if (a[2]->kind != FX_VALUE_STR)
+        return sc_raise (S, SC_T_TYPE_ERROR, "class_name must be a str");
+      class_name = a[2]->s->data;
+    }
+  if ((graph = sc_fx_graph_get (a[1])) == NULL)
+    return sc_raise (S, SC_T_ATTRIBUTE_ERROR, "'%s' object has no attribute 'nodes'",
+                     sc_type_name (S, a[1]));
+  if (!call_unbound (S, st->module_cls, "__init__", &args[0], NULL, 0, &r))
+    return FALSE;
+  fx_value_clear (&r);
+  if (!make_impl_class (S, &args[0], class_name))
+    return FALSE;
+
+  if (sc_nn_is_module (S, a[0]))
+    {
+      FxValue training;
+      if (fx_script_lookup_attr (S, a[0], "training", &training))
+        {
+          gboolean ok = fx_script_setattr (S, &args[0], "training", &training);
+          fx_value_clear (&training);
+          if (!ok)
+            return FALSE;
+        }
+      else if (fx_script_exception_pending (S))
+        return FALSE;
+      for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
+        if ((n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
+            && !copy_attr (S, st, a[0], &args[0], n->target.s->data))
+          return FALSE;
+    }
+  else if (a[0]->kind == FX_VALUE_DICT)
+    {
+      g_autoptr (GPtrArray) targets = g_ptr_array_new ();
+      for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
+        if (n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
+          {
+            if (fx_dict_get (a[0]->dict, &n->target) == NULL)
+              {
+                g_autofree char *s = fx_node_format (n);
+                (void) s;
+                return sc_raise (S, SC_T_RUNTIME_ERROR, "Node %s referenced target %s but that "
+                                 "target was not provided in ``root``!", n->name, n->target.s->data);
+              }
+            g_ptr_array_add (targets, n->target.s->data);
+          }
+      g_ptr_array_sort (targets, count_dots);
+      for (guint i = 0; i < targets->len; i++)
+        {
+          FxValue key = fx_value_str (targets->pdata[i]);
+          const FxValue *value = fx_dict_get (a[0]->dict, &key);
+          gboolean ok = assign_attr (S, st, value, &args[0], targets->pdata[i]);
+          fx_value_clear (&key);
+          if (!ok)
+            return FALSE;
+        }
+    }
+  else
+    {
+      g_autofree char *s = fx_script_value_str (S, a[0]);
+      if (s == NULL)
+        return FALSE;
+      return sc_raise (S, SC_T_RUNTIME_ERROR, "Unsupported type %s passed for root!", s);
+    }
+  if (!set_graph (S, &args[0], a[1]))
+    return FALSE;
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ methods */
+
+static gboolean
+gm_graph (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  (void) n_args; (void) kwargs;
+  if (!check_self (S, st, &args[0], "graph"))
+    return FALSE;
+  return fx_script_generic_getattr (S, &args[0], "_graph", result);
+}
+
+static gboolean
+gm_set_graph (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  (void) n_args; (void) kwargs;
+  if (!check_self (S, st, &args[0], "graph") || !set_graph (S, &args[0], &args[1]))
+    return FALSE;
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+static gboolean
+gm_code (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  (void) n_args; (void) kwargs;
+  if (!check_self (S, st, &args[0], "code"))
+    return FALSE;
+  return fx_script_generic_getattr (S, &args[0], "_code", result);
+}
+
+static gboolean
+gm_recompile (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  if (n_args < 1 || !check_self (S, st, &args[0], "recompile")
+      || !parse (S, "recompile", args, n_args, kwargs, NULL, 0, 0, NULL))
+    return FALSE;
+  return recompile (S, &args[0], result);
+}
+
+/* A stand-in FxGraphModule over self's module tree, for core's printing and to_folder:
+ * the mirror without the attributes GraphModule keeps for itself. */
+static gboolean
+temp_graph_module (FxScript *S, const FxValue *self, FxGraphModule *tmp, FxValue *gv)
+{
+  FxModule *fx;
+  FxModule *copy;
+  const FxValue *k, *v;
+  g_auto (FxValue) code = { 0 };
+  FxGraph *graph;
+
+  memset (tmp, 0, sizeof *tmp);
+  if (!self_graph (S, self, gv, &graph))
+    return FALSE;
+  if (!fx_script_generic_getattr (S, self, "_code", &code))
+    return FALSE;
+  fx = sc_nn_module_to_fx (S, self);
+  if (fx == NULL)
+    return sc_raise (S, SC_T_TYPE_ERROR, "not a Module");
+  copy = fx_module_new (fx->type_name);
+  copy->training = fx->training;
+  copy->layer = fx->layer;
+  fx_dict_unref (copy->parameters);
+  copy->parameters = fx_dict_ref (fx->parameters);
+  fx_dict_unref (copy->buffers);
+  copy->buffers = fx_dict_ref (fx->buffers);
+  g_hash_table_unref (copy->non_persistent);
+  copy->non_persistent = g_hash_table_ref (fx->non_persistent);
+  fx_dict_unref (copy->children);
+  copy->children = fx_dict_ref (fx->children);
+  for (guint i = 0; fx_dict_entry (fx->attributes, i, &k, &v); i++)
+    if (k->kind == FX_VALUE_STR && strcmp (k->s->data, "_graph") != 0
+        && strcmp (k->s->data, "_code") != 0 && strcmp (k->s->data, "forward") != 0
+        && strcmp (k->s->data, "training") != 0)
+      fx_dict_set (copy->attributes, fx_value_copy (k), fx_value_copy (v));
+  fx_module_unref (fx);
+  tmp->module = copy;
+  tmp->graph = graph;
+  tmp->code = g_strdup (code.kind == FX_VALUE_STR ? code.s->data : "");
+  return TRUE;
+}
+
+static void
+temp_graph_module_clear (FxGraphModule *tmp)
+{
+  g_clear_pointer (&tmp->module, fx_module_unref);
+  g_clear_pointer (&tmp->code, g_free);
+}
+
+static gboolean
+gm_print_readable (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  g_auto (FxValue) gv = { 0 };
+  g_autofree char *s = NULL;
+  FxGraphModule tmp;
+  if (n_args < 1 || !check_self (S, st, &args[0], "print_readable")
+      || !parse (S, "print_readable", args, n_args, kwargs, NULL, 0, 0, NULL))
+    return FALSE;
+  if (!temp_graph_module (S, &args[0], &tmp, &gv))
+    return FALSE;
+  s = fx_graph_module_print_readable (&tmp);
+  temp_graph_module_clear (&tmp);
+  fx_script_write_stdout (S, s, -1);
+  fx_script_write_stdout (S, "\n", 1);
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+static gboolean
+gm_str (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  g_auto (FxValue) code = { 0 };
+  g_autofree char *repr = NULL;
+  (void) n_args; (void) kwargs;
+  if (!check_self (S, st, &args[0], "__str__"))
+    return FALSE;
+  repr = fx_script_value_repr (S, &args[0]);
+  if (repr == NULL || !fx_script_generic_getattr (S, &args[0], "_code", &code))
+    return FALSE;
+  {
+    g_autofree char *s = g_strdup_printf (
+      "%s\n%s\n# To see more debug info, please use `graph_module.print_readable()`", repr,
+      code.kind == FX_VALUE_STR ? code.s->data : "");
+    *result = fx_value_str (s);
+  }
+  return TRUE;
+}
+
+static gboolean
+gm_to_folder (FX_ARGS)
+{
+  static const char *const names[] = { "folder", "module_name" };
+  GmState *st = gm_state (data);
+  const FxValue *a[2];
+  g_auto (FxValue) gv = { 0 };
+  g_autofree char *folder = NULL;
+  GError *error = NULL;
+  FxGraphModule tmp;
+  gboolean ok;
+  if (n_args < 1 || !check_self (S, st, &args[0], "to_folder")
+      || !parse (S, "to_folder", args, n_args, kwargs, names, 2, 1, a))
+    return FALSE;
+  if (a[0]->kind == FX_VALUE_STR)
+    folder = g_strdup (a[0]->s->data);
+  else
+    {
+      /* os.PathLike objects */
+      folder = fx_script_value_str (S, a[0]);
+      if (folder == NULL)
+        return FALSE;
+    }
+  if (a[1] != NULL && a[1]->kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "to_folder() module_name must be a str");
+  if (!temp_graph_module (S, &args[0], &tmp, &gv))
+    return FALSE;
+  ok = fx_graph_module_to_folder (&tmp, folder, a[1] ? a[1]->s->data : NULL, &error);
+  temp_graph_module_clear (&tmp);
+  if (!ok)
+    return raise_gerror (S, error);
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* 1.13: a plain Module gets deep copies of self's contents, and a GraphModule (named
+ * "GraphModule": 1.13 drops class_name here) is built from it and the copied graph. */
+static gboolean
+gm_deepcopy (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  const FxValue *memo = NULL;   /* 1.13 deep-copies the contents with a fresh memo */
+  g_auto (FxValue) copy_mod = { 0 };
+  g_auto (FxValue) deepcopy = { 0 };
+  g_auto (FxValue) fake = { 0 };
+  g_auto (FxValue) gv = { 0 };
+  g_auto (FxValue) graph_copy = { 0 };
+  static const char *const tables[] = { "_parameters", "_buffers", "_modules" };
+  FxValue cls;
+  gboolean ok;
+  (void) kwargs;
+
+  if (n_args < 1 || !check_self (S, st, &args[0], "__deepcopy__"))
+    return FALSE;
+  if (!fx_script_import (S, "copy", &copy_mod) || !fx_script_getattr (S, &copy_mod, "deepcopy", &deepcopy))
+    return FALSE;
+  if (!new_plain_module (S, st, &fake))
+    return FALSE;
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    {
+      g_auto (FxValue) table = { 0 };
+      const FxValue *k, *v;
+      if (!fx_script_getattr (S, &args[0], tables[t], &table))
+        return FALSE;
+      if (table.kind != FX_VALUE_DICT)
+        continue;
+      for (guint i = 0; fx_dict_entry (table.dict, i, &k, &v); i++)
+        {
+          FxValue cargs[2] = { *v, memo ? *memo : fx_value_none () };
+          g_auto (FxValue) c = { 0 };
+          if (k->kind != FX_VALUE_STR || !sc_call_dict (S, &deepcopy, cargs, memo ? 2 : 1, NULL, &c))
+            return FALSE;
+          if (t == 1 && c.kind == FX_VALUE_TENSOR)
+            {
+              FxValue rb[2] = { *k, c };
+              FxValue r;
+              if (!fx_script_call_method (S, &fake, "register_buffer", rb, 2, NULL, &r))
+                return FALSE;
+              fx_value_clear (&r);
+            }
+          else if (!fx_script_setattr (S, &fake, k->s->data, &c))
+            return FALSE;
+        }
+    }
+  if (!fx_script_generic_getattr (S, &args[0], "_graph", &gv))
+    return FALSE;
+  {
+    FxValue cargs[2] = { gv, memo ? *memo : fx_value_none () };
+    if (!sc_call_dict (S, &deepcopy, cargs, memo ? 2 : 1, NULL, &graph_copy))
+      return FALSE;
+  }
+  cls = sc_class_value (st->gm_cls);
+  {
+    FxValue cargs[2] = { fake, graph_copy };
+    ok = sc_call_dict (S, &cls, cargs, 2, NULL, result);
+  }
+  fx_value_clear (&cls);
+  return ok;
+}
+
+/* 1.13: GraphModule(self, self.graph) */
+static gboolean
+gm_copy (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  g_auto (FxValue) gv = { 0 };
+  FxValue cls;
+  gboolean ok;
+  (void) n_args; (void) kwargs;
+  if (!check_self (S, st, &args[0], "__copy__")
+      || !fx_script_generic_getattr (S, &args[0], "_graph", &gv))
+    return FALSE;
+  cls = sc_class_value (st->gm_cls);
+  {
+    FxValue cargs[2] = { args[0], gv };
+    ok = sc_call_dict (S, &cls, cargs, 2, NULL, result);
+  }
+  fx_value_clear (&cls);
+  return ok;
+}
+
+/* ------------------------------------------------------------------ submodules */
+
+static gboolean
+is_module (FxScript *S, const FxValue *v)
+{
+  return sc_nn_is_module (S, v);
+}
+
+static gboolean
+add_submodule (FxScript *S, GmState *st, const FxValue *self, const char *target,
+               const FxValue *m, gboolean *added)
+{
+  g_auto (GStrv) atoms = split_target (target);
+  guint n = g_strv_length (atoms);
+  g_auto (FxValue) mod = fx_value_copy (self);
+  FxValue a[2], r;
+
+  *added = FALSE;
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      FxValue sub;
+      if (!fx_script_lookup_attr (S, &mod, atoms[i], &sub))
+        {
+          if (fx_script_exception_pending (S))
+            return FALSE;
+          sub = fx_value_none ();
+        }
+      if (sub.kind == FX_VALUE_NONE)
+        {
+          if (!new_plain_module (S, st, &sub))
+            return FALSE;
+          if (!fx_script_setattr (S, &mod, atoms[i], &sub))
+            {
+              fx_value_clear (&sub);
+              return FALSE;
+            }
+        }
+      if (!is_module (S, &sub))
+        {
+          fx_value_clear (&sub);
+          return TRUE;
+        }
+      fx_value_clear (&mod);
+      mod = sub;
+    }
+  a[0] = fx_value_str (atoms[n - 1]);
+  a[1] = *m;
+  if (!fx_script_call_method (S, &mod, "add_module", a, 2, NULL, &r))
+    {
+      fx_value_clear (&a[0]);
+      return FALSE;
+    }
+  fx_value_clear (&a[0]);
+  fx_value_clear (&r);
+  *added = TRUE;
+  return TRUE;
+}
+
+static gboolean
+gm_add_submodule (FX_ARGS)
+{
+  static const char *const names[] = { "target", "m" };
+  GmState *st = gm_state (data);
+  const FxValue *a[2];
+  gboolean added;
+  if (n_args < 1 || !check_self (S, st, &args[0], "add_submodule")
+      || !parse (S, "add_submodule", args, n_args, kwargs, names, 2, 2, a))
+    return FALSE;
+  if (a[0]->kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "add_submodule() target must be a str");
+  if (!add_submodule (S, st, &args[0], a[0]->s->data, a[1], &added))
+    return FALSE;
+  *result = fx_value_bool (added);
+  return TRUE;
+}
+
+/* 1 deleted, 0 not there (or not a module), -1 error */
+static int
+delete_submodule (FxScript *S, const FxValue *self, const char *target)
+{
+  g_auto (GStrv) atoms = split_target (target);
+  guint n = g_strv_length (atoms);
+  g_auto (FxValue) mod = fx_value_copy (self);
+  g_auto (FxValue) last = { 0 };
+
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      FxValue sub;
+      if (!fx_script_lookup_attr (S, &mod, atoms[i], &sub))
+        return fx_script_exception_pending (S) ? -1 : 0;
+      fx_value_clear (&mod);
+      mod = sub;
+      if (!is_module (S, &mod))
+        return 0;
+    }
+  if (!fx_script_lookup_attr (S, &mod, atoms[n - 1], &last))
+    return fx_script_exception_pending (S) ? -1 : 0;
+  if (!is_module (S, &last))
+    return 0;
+  return fx_script_delattr (S, &mod, atoms[n - 1]) ? 1 : -1;
+}
+
+static gboolean
+gm_delete_submodule (FX_ARGS)
+{
+  static const char *const names[] = { "target" };
+  GmState *st = gm_state (data);
+  const FxValue *a[1];
+  int r;
+  if (n_args < 1 || !check_self (S, st, &args[0], "delete_submodule")
+      || !parse (S, "delete_submodule", args, n_args, kwargs, names, 1, 1, a))
+    return FALSE;
+  if (a[0]->kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "delete_submodule() target must be a str");
+  if ((r = delete_submodule (S, &args[0], a[0]->s->data)) < 0)
+    return FALSE;
+  *result = fx_value_bool (r == 1);
+  return TRUE;
+}
+
+typedef struct {
+  GHashTable *used;
+  GPtrArray *names;
+} UsedNames;
+
+static gboolean
+collect_module_name (FxScript *S, const FxValue *item, gpointer user_data)
+{
+  GPtrArray *names = user_data;
+  (void) S;
+  if (item->kind == FX_VALUE_TUPLE && item->seq->len == 2 && item->seq->items[0].kind == FX_VALUE_STR)
+    g_ptr_array_add (names, g_strdup (item->seq->items[0].s->data));
+  return TRUE;
+}
+
+/* named_modules() names of v (prefix-less). */
+static gboolean
+module_names (FxScript *S, const FxValue *v, GPtrArray *names)
+{
+  g_auto (FxValue) it = { 0 };
+  if (!fx_script_call_method (S, v, "named_modules", NULL, 0, NULL, &it))
+    return FALSE;
+  return fx_script_iterate (S, &it, collect_module_name, names);
+}
+
+static gboolean
+gm_delete_all_unused_submodules (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  g_auto (FxValue) gv = { 0 };
+  FxGraph *graph;
+
+  if (n_args < 1 || !check_self (S, st, &args[0], "delete_all_unused_submodules")
+      || !parse (S, "delete_all_unused_submodules", args, n_args, kwargs, NULL, 0, 0, NULL)
+      || !self_graph (S, &args[0], &gv, &graph))
+    return FALSE;
+  for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
+    {
+      g_auto (GStrv) atoms = NULL;
+      GString *path;
+      if (n->op != FX_OP_CALL_MODULE && n->op != FX_OP_GET_ATTR)
+        continue;
+      atoms = g_strsplit (n->target.s->data, ".", -1);
+      path = g_string_new (NULL);
+      for (guint i = 0; atoms[i] != NULL; i++)
+        {
+          if (i > 0)
+            g_string_append_c (path, '.');
+          g_string_append (path, atoms[i]);
+          g_hash_table_add (used, g_strdup (path->str));
+        }
+      g_string_free (path, TRUE);
+      if (n->op == FX_OP_CALL_MODULE)
+        {
+          FxValue sub, tv = fx_value_str (n->target.s->data);
+          gboolean ok = fx_script_call_method (S, &args[0], "get_submodule", &tv, 1, NULL, &sub);
+          fx_value_clear (&tv);
+          if (ok)
+            {
+              g_autoptr (GPtrArray) subs = g_ptr_array_new_with_free_func (g_free);
+              ok = module_names (S, &sub, subs);
+              fx_value_clear (&sub);
+              if (!ok)
+                return FALSE;
+              for (guint i = 0; i < subs->len; i++)
+                if (*(char *) subs->pdata[i] != '\0')
+                  g_hash_table_add (used, g_strdup_printf ("%s.%s", n->target.s->data,
+                                                           (char *) subs->pdata[i]));
+            }
+          else if (fx_script_exception_matches (S, "AttributeError"))
+            fx_script_clear_exception (S);
+          else
+            return FALSE;
+        }
+    }
+  if (!module_names (S, &args[0], all))
+    return FALSE;
+  for (guint i = 0; i < all->len; i++)
+    if (!g_hash_table_contains (used, all->pdata[i])
+        && delete_submodule (S, &args[0], all->pdata[i]) < 0)
+      return FALSE;
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ class */
+
+static gboolean
+never_called (FX_ARGS)
+{
+  (void) args; (void) n_args; (void) kwargs; (void) result; (void) data;
+  return sc_raise (S, SC_T_TYPE_ERROR, "not callable");
+}
+
+FxScriptClass *
+sc_fx_graph_module_init (FxScript *S)
+{
+  FxScriptClassInfo info = { "torch.fx.graph_module", "GraphModule", NULL, NULL, NULL, NULL };
+  g_auto (FxValue) nn = { 0 };
+  g_auto (FxValue) module_cls = { 0 };
+  GmState *st;
+  FxScriptClass *base, *c;
+
+  if (!fx_script_import (S, "torch.nn", &nn) || !fx_script_getattr (S, &nn, "Module", &module_cls))
+    return NULL;
+  base = fx_script_value_get_class (&module_cls);
+  if (base == NULL)
+    {
+      sc_raise (S, SC_T_TYPE_ERROR, "torch.nn.Module is not a class");
+      return NULL;
+    }
+  c = fx_script_class_new (S, &info, base);
+  if (c == NULL)
+    {
+      sc_raise (S, SC_T_RUNTIME_ERROR, "cannot create GraphModule");
+      return NULL;
+    }
+  st = g_new0 (GmState, 1);
+  st->gm_cls = c;
+  st->module_cls = base;
+  /* the state lives as long as the class: a never-called native owns it */
+  fx_script_class_set_attr (c, "_fx_state_keeper",
+                            fx_script_function_new ("torch.fx.graph_module", "_fx_state_keeper",
+                                                    never_called, st, g_free));
+  fx_script_class_add_method (c, "__init__", gm_init, st);
+  fx_script_class_add_property (c, "graph", gm_graph, gm_set_graph, st);
+  fx_script_class_add_property (c, "code", gm_code, NULL, st);
+  fx_script_class_add_method (c, "recompile", gm_recompile, st);
+  fx_script_class_add_method (c, "print_readable", gm_print_readable, st);
+  fx_script_class_add_method (c, "__str__", gm_str, st);
+  fx_script_class_add_method (c, "to_folder", gm_to_folder, st);
+  fx_script_class_add_method (c, "__deepcopy__", gm_deepcopy, st);
+  fx_script_class_add_method (c, "__copy__", gm_copy, st);
+  fx_script_class_add_method (c, "add_submodule", gm_add_submodule, st);
+  fx_script_class_add_method (c, "delete_submodule", gm_delete_submodule, st);
+  fx_script_class_add_method (c, "delete_all_unused_submodules", gm_delete_all_unused_submodules, st);
+  return c;
+}

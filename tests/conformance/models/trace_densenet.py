@@ -1,0 +1,8 @@
+# `fx run trace_densenet.py VARIANT`: traces a variant of densenet.py (see cases.py) and prints what
+# goldens/models/VARIANT.* hold; test-models.c compares the two.
+import sys
+
+import densenet
+import cases
+
+cases.run(densenet, sys.argv[1])

@@ -1,0 +1,8 @@
+# `fx run trace_squeezenet.py VARIANT`: traces a variant of squeezenet.py (see cases.py) and prints what
+# goldens/models/VARIANT.* hold; test-models.c compares the two.
+import sys
+
+import squeezenet
+import cases
+
+cases.run(squeezenet, sys.argv[1])

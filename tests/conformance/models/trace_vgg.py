@@ -1,0 +1,8 @@
+# `fx run trace_vgg.py VARIANT`: traces a variant of vgg.py (see cases.py) and prints what
+# goldens/models/VARIANT.* hold; test-models.c compares the two.
+import sys
+
+import vgg
+import cases
+
+cases.run(vgg, sys.argv[1])

@@ -1,0 +1,28 @@
+# GraphModule.add_submodule / delete_submodule / delete_all_unused_submodules.
+import torch, torch.fx
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+        self.b = torch.nn.Linear(2, 2)
+        self.c = torch.nn.Module()
+        self.c.d = torch.nn.Linear(2, 2)
+        self.c.e = torch.nn.ReLU()
+g = torch.fx.Graph()
+x = g.placeholder('x')
+y = g.call_module('a', (x,))
+z = g.call_module('c.d', (y,))
+w = g.call_module('b', (z,))
+g.output(w)
+gm = torch.fx.GraphModule(Net(), g)
+print(gm)
+print(gm.add_submodule('f.g', torch.nn.Tanh()), gm.add_submodule('b.h', torch.nn.ReLU()))
+print(gm.add_submodule('b.weight.zz', torch.nn.ReLU()))
+print(gm.delete_submodule('c.e'), gm.delete_submodule('nope'), gm.delete_submodule('b.weight'))
+print(gm)
+g.erase_node(list(g.nodes)[-1])
+g.erase_node(w)
+g.output(z)
+gm.recompile()
+gm.delete_all_unused_submodules()
+print(gm)

@@ -1,0 +1,4 @@
+count = 0
+def bump():
+    nonlocal count
+    count += 1

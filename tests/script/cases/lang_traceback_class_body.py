@@ -1,0 +1,4 @@
+class Config:
+    size = 4
+    area = size * size
+    bad = size / 0
