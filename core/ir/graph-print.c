@@ -134,6 +134,15 @@ fx_graph_to_string (FxGraph *graph)
   return g_string_free (s, FALSE);
 }
 
+/* torch.nn.functional's functions that 1.13 makes with boolean_dispatch (on return_indices):
+ * Python functions whose name is that of boolean_dispatch's inner function. */
+static const char *const boolean_dispatched[] = {
+  "torch.nn.functional.max_pool1d", "torch.nn.functional.max_pool2d",
+  "torch.nn.functional.max_pool3d", "torch.nn.functional.adaptive_max_pool1d",
+  "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_max_pool3d",
+  "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
+};
+
 /* Python's str() of a callable target. The address is this process's object address. */
 char *
 fx_target_python_str (const FxValue *target)
@@ -145,6 +154,17 @@ fx_target_python_str (const FxValue *target)
 
   if (target->kind == FX_VALUE_STR)
     return g_strdup (target->s->data);
+  if (target->kind == FX_VALUE_OP)
+    for (guint i = 0; i < G_N_ELEMENTS (boolean_dispatched); i++)
+      if (strcmp (qualified, boolean_dispatched[i]) == 0)
+        name = "boolean_dispatch.<locals>.fn";
+  /* the script interpreter's native functions: builtins (len, getattr) and those of the C
+   * modules of CPython are built-in functions there too */
+  if (target->kind == FX_VALUE_OBJECT
+      && strcmp (target->obj->klass->name, "builtin_function_or_method") == 0
+      && (strchr (qualified, '.') == NULL || g_str_has_prefix (qualified, "operator.")
+          || g_str_has_prefix (qualified, "math.") || g_str_has_prefix (qualified, "time.")))
+    return g_strdup_printf ("<built-in function %s>", name);
   if (target->kind == FX_VALUE_OBJECT
       || (target->kind == FX_VALUE_OP && (target->op->flags & FX_OP_FLAG_PYTHON_FUNCTION)))
     return g_strdup_printf ("<function %s at %#" G_GSIZE_MODIFIER "x>", name, address);

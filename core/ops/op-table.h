@@ -31,6 +31,7 @@ extern const FxOpDef fx_op_defs_linalg[];
 extern const FxOpDef fx_op_defs_nn[];
 extern const FxOpDef fx_op_defs_creation[];
 extern const FxOpDef fx_op_defs_shape[];
+extern const FxOpDef fx_op_defs_more[];       /* ops-more.c */
 
 G_END_DECLS
 

@@ -456,7 +456,7 @@ fx_ops_init (void)
 
   const FxOpDef *const groups[] = {
     fx_op_defs_elementwise, fx_op_defs_reduce, fx_op_defs_linalg, fx_op_defs_nn,
-    fx_op_defs_creation, fx_op_defs_shape, fx_op_defs_core,
+    fx_op_defs_creation, fx_op_defs_shape, fx_op_defs_more, fx_op_defs_core,
   };
   GPtrArray *methods = g_ptr_array_new ();
 

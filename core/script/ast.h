@@ -226,6 +226,7 @@ struct _ScUnit {
   GPtrArray *values;                      /* owned constant strings (FxStr *) */
   GSList *chunks;                         /* arena */
   gsize chunk_used, chunk_size;
+  gboolean future_annotations;            /* from __future__ import annotations */
 };
 
 ScUnit *sc_unit_new (const char *filename, const char *source, gsize len);

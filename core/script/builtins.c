@@ -629,8 +629,9 @@ int_construct (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue 
   static const char *const names[] = { "x", "base" };
   const FxValue *a[2];
   int64_t base;
-  if (n > 2)
-    return sc_raise (S, SC_T_TYPE_ERROR, "int() takes at most 2 arguments (%d given)", n);
+  int given = n + (kwargs ? (int) fx_dict_len (kwargs) : 0);
+  if (given > 2)   /* argument clinic counts keywords too */
+    return sc_raise (S, SC_T_TYPE_ERROR, "int() takes at most 2 arguments (%d given)", given);
   if (!bind_args (S, "int", args, n, kwargs, names, 2, 1, 2, 0, a))
     return FALSE;
   if (!a[0])
@@ -1253,6 +1254,263 @@ slice_field (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *o
     case 1: *out = fx_value_copy (&sl->stop); break;
     default: *out = fx_value_copy (&sl->step); break;
     }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ number attributes */
+
+/* int and float attributes: real, imag, numerator, denominator (data selects), conjugate(),
+ * bit_length(), is_integer(), hex(). self is args[0]. */
+static gboolean
+number_self (FxScript *S, const FxValue *args, int n, FxDict *kwargs, const char *owner,
+             const char *name, gboolean is_float)
+{
+  if (n < 1 || (is_float ? args[0].kind != FX_VALUE_FLOAT
+                         : args[0].kind != FX_VALUE_INT && args[0].kind != FX_VALUE_BOOL))
+    return sc_raise (S, SC_T_TYPE_ERROR, "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
+                     name, owner, n < 1 ? "NoneType" : sc_type_name (S, &args[0]));
+  if (!no_kwargs (S, kwargs, name))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+number_no_args (FxScript *S, int n, const char *owner, const char *name)
+{
+  if (n != 1)
+    return sc_raise (S, SC_T_TYPE_ERROR, "%s.%s() takes no arguments (%d given)", owner, name, n - 1);
+  return TRUE;
+}
+
+static gboolean
+int_field (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  static const char *const names[] = { "real", "imag", "numerator", "denominator" };
+  int which = GPOINTER_TO_INT (data);
+  if (!number_self (S, args, n, kwargs, "int", names[which], FALSE))
+    return FALSE;
+  if (which == 1)
+    *out = fx_value_int (0);
+  else if (which == 3)
+    *out = fx_value_int (1);
+  else
+    *out = fx_value_int (args[0].kind == FX_VALUE_BOOL ? args[0].b : args[0].i);
+  return TRUE;
+}
+
+static gboolean
+float_field (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  int which = GPOINTER_TO_INT (data);
+  if (!number_self (S, args, n, kwargs, "float", which ? "imag" : "real", TRUE))
+    return FALSE;
+  *out = fx_value_float (which ? 0.0 : args[0].f);
+  return TRUE;
+}
+
+static gboolean
+int_conjugate (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  (void) data;
+  if (!number_self (S, args, n, kwargs, "int", "conjugate", FALSE) || !number_no_args (S, n, "int", "conjugate"))
+    return FALSE;
+  *out = fx_value_int (args[0].kind == FX_VALUE_BOOL ? args[0].b : args[0].i);
+  return TRUE;
+}
+
+static gboolean
+int_bit_length (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  guint64 x;
+  int bits = 0;
+  (void) data;
+  if (!number_self (S, args, n, kwargs, "int", "bit_length", FALSE) || !number_no_args (S, n, "int", "bit_length"))
+    return FALSE;
+  x = args[0].kind == FX_VALUE_BOOL ? (guint64) args[0].b
+      : args[0].i < 0 ? 0 - (guint64) args[0].i : (guint64) args[0].i;
+  while (x)
+    {
+      bits++;
+      x >>= 1;
+    }
+  *out = fx_value_int (bits);
+  return TRUE;
+}
+
+static gboolean
+float_conjugate (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  (void) data;
+  if (!number_self (S, args, n, kwargs, "float", "conjugate", TRUE) || !number_no_args (S, n, "float", "conjugate"))
+    return FALSE;
+  *out = fx_value_float (args[0].f);
+  return TRUE;
+}
+
+static gboolean
+float_is_integer (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  double f;
+  (void) data;
+  if (!number_self (S, args, n, kwargs, "float", "is_integer", TRUE) || !number_no_args (S, n, "float", "is_integer"))
+    return FALSE;
+  f = args[0].f;
+  *out = fx_value_bool (isfinite (f) && f == floor (f));
+  return TRUE;
+}
+
+/* float.hex(): [-]0x1.<13 hex digits>p<exponent>, subnormals as 0x0.<digits>p-1022 */
+static gboolean
+float_hex (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  double f, a;
+  char buf[64];
+  (void) data;
+  if (!number_self (S, args, n, kwargs, "float", "hex", TRUE) || !number_no_args (S, n, "float", "hex"))
+    return FALSE;
+  f = args[0].f;
+  a = fabs (f);
+  if (isnan (f))
+    g_strlcpy (buf, "nan", sizeof buf);
+  else if (isinf (f))
+    g_strlcpy (buf, f > 0 ? "inf" : "-inf", sizeof buf);
+  else if (a == 0)
+    g_strlcpy (buf, signbit (f) ? "-0x0.0p+0" : "0x0.0p+0", sizeof buf);
+  else
+    {
+      int e, lead = 1;
+      double m = frexp (a, &e);         /* a = m * 2**e, 0.5 <= m < 1 */
+      guint64 bits;
+      if (e - 1 < -1022)
+        {
+          lead = 0;
+          bits = (guint64) ldexp (a, 1022 + 52);
+          e = -1022;
+        }
+      else
+        {
+          bits = (guint64) ldexp (m * 2 - 1, 52);
+          e -= 1;
+        }
+      g_snprintf (buf, sizeof buf, "%s0x%d.%013" G_GINT64_MODIFIER "xp%+d", f < 0 ? "-" : "", lead,
+                  bits, e);
+    }
+  *out = fx_value_str (buf);
+  return TRUE;
+}
+
+/* slice.indices(length) */
+static gboolean
+slice_indices_method (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  int64_t len, start, stop, step, count;
+  FxSeq *t;
+  (void) data;
+  if (n < 1 || args[0].kind != FX_VALUE_SLICE)
+    return sc_raise (S, SC_T_TYPE_ERROR, "descriptor 'indices' for 'slice' objects doesn't apply to a '%s' object",
+                     n < 1 ? "NoneType" : sc_type_name (S, &args[0]));
+  if (!no_kwargs (S, kwargs, "slice.indices"))
+    return FALSE;
+  if (n != 2)
+    return sc_raise (S, SC_T_TYPE_ERROR, "slice.indices() takes exactly one argument (%d given)", n - 1);
+  if (!sc_index (S, &args[1], &len))
+    return FALSE;
+  if (len < 0)
+    return sc_raise (S, SC_T_VALUE_ERROR, "length should not be negative");
+  if (!sc_slice_indices (S, args[0].slice, len, &start, &stop, &step, &count))
+    return FALSE;
+  t = fx_seq_new (3);
+  t->items[0] = fx_value_int (start);
+  t->items[1] = fx_value_int (stop);
+  t->items[2] = fx_value_int (step);
+  *out = fx_value_take_tuple (t);
+  return TRUE;
+}
+
+/* __args__ and __origin__ of typing objects (unions list None as NoneType) */
+static gboolean
+typing_field (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScTyping *t;
+  (void) kwargs;
+  if (n < 1 || !sc_is_klass (&args[0], &sc_typing_klass))
+    return sc_raise (S, SC_T_TYPE_ERROR, "expected a typing object");
+  t = (ScTyping *) args[0].obj;
+  if (GPOINTER_TO_INT (data) == 1)
+    {
+      *out = fx_value_copy (&t->origin);
+      return TRUE;
+    }
+  if (t->args.kind != FX_VALUE_TUPLE)
+    return sc_raise_attribute_error (S, &args[0], sc_intern_cstr ("__args__"));
+  {
+    gboolean optional = strcmp (t->name->data, "typing.Optional") == 0;
+    FxSeq *a = fx_seq_new (t->args.seq->len + (optional ? 1 : 0));
+    for (guint i = 0; i < a->len; i++)
+      {
+        const FxValue *m = i < t->args.seq->len ? &t->args.seq->items[i] : NULL;
+        a->items[i] = !m || m->kind == FX_VALUE_NONE ? sc_class_value (S->types[SC_T_NONE]) : fx_value_copy (m);
+      }
+    *out = fx_value_take_tuple (a);
+  }
+  return TRUE;
+}
+
+static FxStr *
+prefixed_name (const char *prefix, const char *name)
+{
+  char *t = g_strconcat (prefix, name, NULL);
+  FxStr *r = fx_str_new (t);
+  g_free (t);
+  return r;
+}
+
+/* __name__, __qualname__ and __module__ of registry functions, as PyTorch 1.13 defines them:
+ * Python functions (torch.nn.functional.relu) live in their path's module; C functions in
+ * torch are methods of torch._C._VariableFunctionsClass; operator.X is _operator's. */
+static gboolean
+op_field (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  const FxOp *op;
+  const char *q, *name, *dot;
+  gboolean python;
+  int which = GPOINTER_TO_INT (data);   /* 0 __name__, 1 __qualname__, 2 __module__ */
+  (void) kwargs;
+  if (n < 1 || args[0].kind != FX_VALUE_OP)
+    return sc_raise (S, SC_T_TYPE_ERROR, "expected a builtin function");
+  op = args[0].op;
+  q = op->qualified_name ? op->qualified_name : "";
+  name = op->name ? op->name : q;
+  if (which == 0)
+    {
+      *out = fx_value_str (name);
+      return TRUE;
+    }
+  if (op->kind == FX_OP_METHOD)
+    {
+      *out = which == 1 ? fx_value_take_str (prefixed_name ("_TensorBase.", name)) : fx_value_none ();
+      return TRUE;
+    }
+  dot = strrchr (q, '.');
+  python = (op->flags & FX_OP_FLAG_PYTHON_FUNCTION) || g_str_has_prefix (q, "torch.nn.functional.")
+           || g_str_has_prefix (q, "torch.functional.") || g_str_has_prefix (q, "torch.fx.");
+  if (which == 1)
+    {
+      if (!python && dot && g_str_has_prefix (q, "torch.") && dot == q + 5)
+        *out = fx_value_take_str (prefixed_name ("_VariableFunctionsClass.", name));
+      else if (python && g_str_has_suffix (q, "max_pool1d") + g_str_has_suffix (q, "max_pool2d")
+               + g_str_has_suffix (q, "max_pool3d") > 0 && g_str_has_prefix (q, "torch.nn.functional."))
+        *out = fx_value_str ("boolean_dispatch.<locals>.fn");
+      else
+        *out = fx_value_str (name);
+      return TRUE;
+    }
+  if (!dot)
+    *out = fx_value_str ("builtins");
+  else if (g_str_has_prefix (q, "operator."))
+    *out = fx_value_str ("_operator");
+  else
+    *out = fx_value_take_str (fx_str_new_len (q, (gsize) (dot - q)));
   return TRUE;
 }
 
@@ -2566,6 +2824,24 @@ class_check (FxScript *S, const FxValue *v, FxScriptClass *vcls, const FxValue *
   if (sc_is_klass (spec, &sc_typing_klass))
     {
       ScTyping *t = (ScTyping *) spec->obj;
+      gboolean optional = strcmp (t->name->data, "typing.Optional") == 0;
+      if (t->args.kind == FX_VALUE_TUPLE
+          && (optional || strcmp (t->name->data, SC_UNION_NAME) == 0 || strcmp (t->name->data, "typing.Union") == 0))
+        {
+          /* unions: any member (None stands for NoneType) */
+          FxValue none_type = sc_class_value (S->types[SC_T_NONE]);
+          int r = optional ? class_check (S, v, vcls, &none_type, sub) : 0;
+          fx_value_clear (&none_type);
+          for (guint i = 0; r == 0 && i < t->args.seq->len; i++)
+            {
+              const FxValue *m = &t->args.seq->items[i];
+              if (m->kind == FX_VALUE_NONE)
+                r = sub ? sc_is_subclass (vcls, S->types[SC_T_NONE]) : v->kind == FX_VALUE_NONE;
+              else
+                r = class_check (S, v, vcls, m, sub);
+            }
+          return r;
+        }
       if (t->args.kind == FX_VALUE_TUPLE)
         {
           sc_raise (S, SC_T_TYPE_ERROR, "Subscripted generics cannot be used with class and instance checks");
@@ -3038,6 +3314,23 @@ sc_builtins_init (FxScript *S)
   add_type_field (S, SC_T_RANGE, "start", range_field, GINT_TO_POINTER (0));
   add_type_field (S, SC_T_RANGE, "stop", range_field, GINT_TO_POINTER (1));
   add_type_field (S, SC_T_RANGE, "step", range_field, GINT_TO_POINTER (2));
+  add_type_native (S, SC_T_SLICE, "indices", slice_indices_method, NULL);
+  add_type_field (S, SC_T_OP, "__name__", op_field, GINT_TO_POINTER (0));
+  add_type_field (S, SC_T_OP, "__qualname__", op_field, GINT_TO_POINTER (1));
+  add_type_field (S, SC_T_OP, "__module__", op_field, GINT_TO_POINTER (2));
+  add_type_field (S, SC_T_TYPING, "__args__", typing_field, GINT_TO_POINTER (0));
+  add_type_field (S, SC_T_TYPING, "__origin__", typing_field, GINT_TO_POINTER (1));
+  add_type_field (S, SC_T_INT, "real", int_field, GINT_TO_POINTER (0));
+  add_type_field (S, SC_T_INT, "imag", int_field, GINT_TO_POINTER (1));
+  add_type_field (S, SC_T_INT, "numerator", int_field, GINT_TO_POINTER (2));
+  add_type_field (S, SC_T_INT, "denominator", int_field, GINT_TO_POINTER (3));
+  add_type_native (S, SC_T_INT, "conjugate", int_conjugate, NULL);
+  add_type_native (S, SC_T_INT, "bit_length", int_bit_length, NULL);
+  add_type_field (S, SC_T_FLOAT, "real", float_field, GINT_TO_POINTER (0));
+  add_type_field (S, SC_T_FLOAT, "imag", float_field, GINT_TO_POINTER (1));
+  add_type_native (S, SC_T_FLOAT, "conjugate", float_conjugate, NULL);
+  add_type_native (S, SC_T_FLOAT, "is_integer", float_is_integer, NULL);
+  add_type_native (S, SC_T_FLOAT, "hex", float_hex, NULL);
   add_type_field (S, SC_T_SLICE, "start", slice_field, GINT_TO_POINTER (0));
   add_type_field (S, SC_T_SLICE, "stop", slice_field, GINT_TO_POINTER (1));
   add_type_field (S, SC_T_SLICE, "step", slice_field, GINT_TO_POINTER (2));

@@ -1,11 +1,14 @@
 /* call.c: calling — Python functions (argument binding with CPython's TypeError messages,
  * frames on the C stack, closures), natives, bound methods, classes (instance creation,
- * __init__), partial objects and registry ops; eager generators; the recursion and C stack
- * guards. */
+ * __init__), partial objects and registry ops; generators (each on its own C stack); the
+ * recursion and C stack guards. */
 #include "script/internal.h"
 
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ stack guard */
 
@@ -197,64 +200,589 @@ bind_args (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *args
 
 /* ------------------------------------------------------------------ generators */
 
-typedef struct {
+/* A generator function's body runs on a C stack of its own (ucontext): next(), send() and
+ * throw() switch to it, each yield switches back. Stacks (guard page below) come from a
+ * small pool. Generator expressions and native generators stay eager: their values are
+ * collected first and handed out by sc_generator_next. */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GEN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GEN_ASAN 1
+#endif
+#endif
+
+#ifdef GEN_ASAN
+void __sanitizer_start_switch_fiber (void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber (void *fake_stack_save, const void **bottom_old, size_t *size_old);
+void __asan_unpoison_memory_region (void const volatile *addr, size_t size);
+#define GEN_STACK_SIZE ((size_t) 16 * 1024 * 1024)
+#else
+/* as deep as a main thread's stack: address space only, pages are used as touched */
+#define GEN_STACK_SIZE ((size_t) 8 * 1024 * 1024)
+#endif
+#define GEN_STACK_MARGIN ((size_t) 256 * 1024)  /* below stack_limit: room for natives */
+#define GEN_POOL_MAX 16
+
+static GMutex gen_pool_lock;
+static char *gen_pool[GEN_POOL_MAX];
+static int gen_pool_n;
+
+static size_t
+gen_page_size (void)
+{
+  static size_t page;
+  if (page == 0)
+    {
+      long p = sysconf (_SC_PAGESIZE);
+      page = p > 0 ? (size_t) p : 4096;
+    }
+  return page;
+}
+
+/* The usable low end of a GEN_STACK_SIZE stack, or NULL. */
+static char *
+gen_stack_get (void)
+{
+  char *stack = NULL, *base;
+  size_t page = gen_page_size ();
+  g_mutex_lock (&gen_pool_lock);
+  if (gen_pool_n > 0)
+    stack = gen_pool[--gen_pool_n];
+  g_mutex_unlock (&gen_pool_lock);
+  if (stack == NULL)
+    {
+      base = mmap (NULL, GEN_STACK_SIZE + page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED)
+        return NULL;
+      if (mprotect (base, page, PROT_NONE) != 0)
+        {
+          munmap (base, GEN_STACK_SIZE + page);
+          return NULL;
+        }
+      stack = base + page;
+    }
+#ifdef GEN_ASAN
+  /* frames of an earlier user of this memory (pooled, or unmapped and mapped again) leave
+   * their redzones in the shadow */
+  __asan_unpoison_memory_region (stack, GEN_STACK_SIZE);
+#endif
+  return stack;
+}
+
+static void
+gen_stack_put (char *stack)
+{
+  g_mutex_lock (&gen_pool_lock);
+  if (gen_pool_n < GEN_POOL_MAX)
+    {
+      gen_pool[gen_pool_n++] = stack;
+      stack = NULL;
+    }
+  g_mutex_unlock (&gen_pool_lock);
+  if (stack)
+    munmap (stack - gen_page_size (), GEN_STACK_SIZE + gen_page_size ());
+}
+
+/* Context switches: a few lines of assembly on x86-64 (no signal-mask system calls, and
+ * ASan's fiber annotations work without its makecontext warning), ucontext elsewhere. */
+#if defined(__x86_64__) && defined(__ELF__) && !defined(FX_GEN_UCONTEXT)
+#define GEN_ASM_SWITCH 1
+typedef struct { void *sp; } GenCtx;
+void fx_sc_gen_switch (void **save_sp, void *new_sp);   /* below, in assembly */
+void fx_sc_gen_start (void);
+__asm__ (
+  ".text\n"
+  ".p2align 4\n"
+  ".globl fx_sc_gen_switch\n"
+  ".hidden fx_sc_gen_switch\n"
+  ".type fx_sc_gen_switch, @function\n"
+  "fx_sc_gen_switch:\n"            /* rdi: where to save this side's sp; rsi: the other sp */
+  "  pushq %rbp\n"
+  "  pushq %rbx\n"
+  "  pushq %r12\n"
+  "  pushq %r13\n"
+  "  pushq %r14\n"
+  "  pushq %r15\n"
+  "  subq $16, %rsp\n"
+  "  stmxcsr 8(%rsp)\n"
+  "  fnstcw (%rsp)\n"
+  "  movq %rsp, (%rdi)\n"
+  "  movq %rsi, %rsp\n"
+  "  fldcw (%rsp)\n"
+  "  ldmxcsr 8(%rsp)\n"
+  "  addq $16, %rsp\n"
+  "  popq %r15\n"
+  "  popq %r14\n"
+  "  popq %r13\n"
+  "  popq %r12\n"
+  "  popq %rbx\n"
+  "  popq %rbp\n"
+  "  ret\n"
+  ".size fx_sc_gen_switch, .-fx_sc_gen_switch\n"
+  ".p2align 4\n"
+  ".globl fx_sc_gen_start\n"
+  ".hidden fx_sc_gen_start\n"
+  ".type fx_sc_gen_start, @function\n"
+  "fx_sc_gen_start:\n"             /* first switch to a new stack: call r13 (r12) */
+  "  movq %r12, %rdi\n"
+  "  callq *%r13\n"
+  "  ud2\n"
+  ".size fx_sc_gen_start, .-fx_sc_gen_start\n"
+  ".text\n");
+
+static void
+ctx_make (GenCtx *c, char *stack, size_t size, void (*entry) (gpointer), gpointer arg)
+{
+  guintptr top = ((guintptr) stack + size) & ~(guintptr) 15;
+  guint64 *sp = (guint64 *) (top - 72);
+  sp[0] = 0x037f;                         /* x87 control word */
+  sp[1] = 0x1f80;                         /* mxcsr */
+  sp[2] = 0;                              /* r15 */
+  sp[3] = 0;                              /* r14 */
+  sp[4] = (guint64) (guintptr) entry;     /* r13 */
+  sp[5] = (guint64) (guintptr) arg;       /* r12 */
+  sp[6] = 0;                              /* rbx */
+  sp[7] = 0;                              /* rbp */
+  sp[8] = (guint64) (guintptr) fx_sc_gen_start;
+  c->sp = sp;
+}
+
+static inline void
+ctx_switch (GenCtx *from, GenCtx *to)
+{
+  fx_sc_gen_switch (&from->sp, to->sp);
+}
+#else
+typedef struct { ucontext_t uc; } GenCtx;
+
+static void (*ctx_entry) (gpointer);
+
+static void
+ctx_trampoline (unsigned int lo, unsigned int hi)
+{
+  ctx_entry ((gpointer) (((guintptr) hi << 16 << 16) | (guintptr) lo));
+  abort ();
+}
+
+static void
+ctx_make (GenCtx *c, char *stack, size_t size, void (*entry) (gpointer), gpointer arg)
+{
+  ctx_entry = entry;
+  getcontext (&c->uc);
+  c->uc.uc_stack.ss_sp = stack;
+  c->uc.uc_stack.ss_size = size;
+  c->uc.uc_link = NULL;
+  makecontext (&c->uc, (void (*) (void)) ctx_trampoline, 2,
+               (unsigned int) ((guintptr) arg & 0xffffffffu),
+               (unsigned int) ((guintptr) arg >> 16 >> 16));
+}
+
+static inline void
+ctx_switch (GenCtx *from, GenCtx *to)
+{
+  swapcontext (&from->uc, &to->uc);
+}
+#endif
+
+typedef enum { GEN_CREATED, GEN_SUSPENDED, GEN_RUNNING, GEN_DONE } ScGenStatus;
+
+typedef struct _ScGen ScGen;
+struct _ScGen {
+  FxScript *S;
+  gconstpointer self;            /* the generator object, for messages */
   ScFunction *fn;
   FxValue *locals;
   ScCell **cells;
-  FxValue error;     /* raised after the collected values are delivered */
-} ScGenState;
+  ScFrame frame;
+  ScGenStatus status;
+  char *stack;
+  GenCtx ctx, caller;
+  FxValue sent;                  /* the value of the yield expression at the next resumption */
+  FxValue yielded, retval;
+  int outcome;                   /* at a switch back: 1 yielded, 0 returned, -1 raised */
+  gboolean throwing;             /* resumed with S->exc set: the yield raises it */
+  gboolean dying;                /* being finalized: yields raise instead of suspending */
+  FxValue yf;                    /* the iterator a yield from delegates to, or None */
+  FxValue handling;              /* the generator's S->handling while suspended */
+  /* the resumer's interpreter state, restored at each switch back */
+  ScFrame *caller_frame;
+  int caller_depth;
+  guintptr caller_limit;
+  FxValue caller_handling;
+  ScGen *outer;                  /* the generator that was running when this one resumed */
+  ScGen *prev_live, *next_live;  /* all generator states of this thread */
+#ifdef GEN_ASAN
+  void *fake_stack;
+  const void *caller_bottom;
+  size_t caller_size;
+#endif
+};
+
+static __thread ScGen *running_gen;
+static __thread ScGen *live_gens;
+static __thread FxScript *tearing_down;   /* its generators no longer run */
+
+static int lazy_generator_next (FxScript *S, ScIterObj *it, FxValue *out);
+
+static ScGen *
+gen_of (const FxValue *v)
+{
+  ScIterObj *it;
+  if (v->kind != FX_VALUE_OBJECT || v->obj->klass != &sc_iterobj_klass)
+    return NULL;
+  it = (ScIterObj *) v->obj;
+  return it->next == lazy_generator_next ? it->gen : NULL;
+}
+
+/* Drops the frame's locals and the stack once the body finished (or never started). */
+static void
+gen_release (ScGen *g)
+{
+  ScCode *co = g->fn->code;
+  g->status = GEN_DONE;
+  if (g->stack)
+    {
+      gen_stack_put (g->stack);
+      g->stack = NULL;
+    }
+  if (g->locals)
+    {
+      for (int i = 0; i < co->n_locals; i++)
+        fx_value_clear (&g->locals[i]);
+      g_free (g->locals);
+      g->locals = NULL;
+    }
+  if (g->cells)
+    {
+      for (int i = 0; i < co->n_cellvars + co->n_freevars; i++)
+        if (g->cells[i])
+          fx_object_unref (&g->cells[i]->base);
+      g_free (g->cells);
+      g->cells = NULL;
+    }
+  fx_value_clear (&g->handling);
+  fx_value_clear (&g->yf);
+}
+
+static void
+gen_entry (gpointer data)
+{
+  ScGen *g = data;
+  FxScript *S = g->S;
+  FxValue ret;
+#ifdef GEN_ASAN
+  __sanitizer_finish_switch_fiber (NULL, &g->caller_bottom, &g->caller_size);
+#endif
+  if (sc_exec_frame (S, &g->frame, &ret))
+    {
+      g->retval = ret;
+      g->outcome = 0;
+    }
+  else
+    {
+      if (sc_matches (S, SC_T_STOP_ITERATION))
+        {
+          /* PEP 479 */
+          FxValue stop = sc_take_exc (S);
+          ScExcData *d;
+          sc_raise (S, SC_T_RUNTIME_ERROR, "generator raised StopIteration");
+          if ((d = sc_exc_data (&S->exc)))
+            {
+              fx_value_clear (&d->cause);
+              d->cause = fx_value_copy (&stop);
+              fx_value_clear (&d->context);
+              d->context = stop;
+              d->suppress_context = TRUE;
+            }
+          else
+            fx_value_clear (&stop);
+        }
+      g->outcome = -1;
+    }
+  g->status = GEN_DONE;
+#ifdef GEN_ASAN
+  __sanitizer_start_switch_fiber (NULL, g->caller_bottom, g->caller_size);
+#endif
+  ctx_switch (&g->ctx, &g->caller);
+  abort ();                      /* not reached */
+}
+
+/* Switches from the generator's stack back to its resumer and returns when resumed. */
+static void
+gen_suspend (ScGen *g)
+{
+#ifdef GEN_ASAN
+  __sanitizer_start_switch_fiber (&g->fake_stack, g->caller_bottom, g->caller_size);
+#endif
+  ctx_switch (&g->ctx, &g->caller);
+#ifdef GEN_ASAN
+  __sanitizer_finish_switch_fiber (g->fake_stack, &g->caller_bottom, &g->caller_size);
+#endif
+}
+
+static gboolean
+same_value (const FxValue *a, const FxValue *b)
+{
+  return a->kind == b->kind && (a->kind != FX_VALUE_OBJECT || a->obj == b->obj);
+}
+
+/* Runs g until its next yield, return or exception. send: the value of the pending yield
+ * expression (owned); throwing: S->exc holds an exception the yield raises instead.
+ * Returns 1 (*out: the yielded value), 0 (*out: the return value) or -1. */
+static int
+gen_resume (FxScript *S, ScGen *g, FxValue send, gboolean throwing, FxValue *out)
+{
+#ifdef GEN_ASAN
+  void *fake = NULL;
+#endif
+  int r;
+  if (g->status == GEN_RUNNING)
+    {
+      fx_value_clear (&send);
+      sc_raise (S, SC_T_VALUE_ERROR, "generator already executing");
+      return -1;
+    }
+  if (g->status == GEN_DONE)
+    {
+      fx_value_clear (&send);
+      if (throwing)
+        return -1;
+      *out = fx_value_none ();
+      return 0;
+    }
+  if (g->status == GEN_CREATED)
+    {
+      if (throwing)
+        {
+          fx_value_clear (&send);
+          gen_release (g);
+          return -1;
+        }
+      if (send.kind != FX_VALUE_NONE)
+        {
+          fx_value_clear (&send);
+          sc_raise (S, SC_T_TYPE_ERROR, "can't send non-None value to a just-started generator");
+          return -1;
+        }
+      g->stack = gen_stack_get ();
+      if (g->stack == NULL)
+        {
+          sc_raise (S, SC_T_MEMORY_ERROR, "cannot allocate a stack for the generator");
+          return -1;
+        }
+      ctx_make (&g->ctx, g->stack, GEN_STACK_SIZE, gen_entry, g);
+    }
+
+  g->sent = send;
+  g->throwing = throwing;
+  g->caller_frame = S->frame;
+  g->caller_depth = S->depth;
+  g->caller_limit = S->stack_limit;
+  g->caller_handling = S->handling;
+  if (g->status == GEN_SUSPENDED)
+    {
+      g->frame.back = S->frame;
+      S->frame = &g->frame;
+      S->depth++;
+    }
+  if (g->handling.kind != FX_VALUE_NONE)
+    {
+      S->handling = g->handling;
+      g->handling = fx_value_none ();
+    }
+  else
+    S->handling = fx_value_copy (&g->caller_handling);
+  S->stack_limit = (guintptr) g->stack + GEN_STACK_MARGIN;
+  g->status = GEN_RUNNING;
+  g->outer = running_gen;
+  running_gen = g;
+
+#ifdef GEN_ASAN
+  __sanitizer_start_switch_fiber (&fake, g->stack, GEN_STACK_SIZE);
+#endif
+  ctx_switch (&g->caller, &g->ctx);
+#ifdef GEN_ASAN
+  __sanitizer_finish_switch_fiber (fake, NULL, NULL);
+#endif
+
+  running_gen = g->outer;
+  g->outer = NULL;
+  if (g->status != GEN_DONE && !same_value (&S->handling, &g->caller_handling))
+    g->handling = S->handling;
+  else
+    fx_value_clear (&S->handling);
+  S->handling = g->caller_handling;
+  g->caller_handling = fx_value_none ();
+  S->frame = g->caller_frame;
+  S->depth = g->caller_depth;
+  S->stack_limit = g->caller_limit;
+  fx_value_clear (&g->sent);
+  g->throwing = FALSE;
+
+  r = g->outcome;
+  if (r == 1)
+    {
+      g->status = GEN_SUSPENDED;
+      *out = g->yielded;
+      g->yielded = fx_value_none ();
+      return 1;
+    }
+  gen_release (g);
+  if (r == 0)
+    {
+      *out = g->retval;
+      g->retval = fx_value_none ();
+    }
+  return r;
+}
+
+static gboolean
+raise_generator_exit (FxScript *S)
+{
+  return sc_raise_args (S, SC_T_GENERATOR_EXIT, fx_value_take_tuple (fx_seq_new (0)));
+}
+
+/* g.close(): raises GeneratorExit at the suspended yield; FALSE with an exception when the
+ * generator yields again or raises something else. */
+static gboolean
+gen_close (FxScript *S, ScGen *g)
+{
+  FxValue x;
+  int r;
+  if (g->status == GEN_CREATED)
+    {
+      gen_release (g);
+      return TRUE;
+    }
+  if (g->status == GEN_RUNNING)
+    return sc_raise (S, SC_T_VALUE_ERROR, "generator already executing");
+  if (g->status != GEN_SUSPENDED)
+    return TRUE;
+  raise_generator_exit (S);
+  r = gen_resume (S, g, fx_value_none (), TRUE, &x);
+  if (r >= 0)
+    fx_value_clear (&x);
+  if (r == 1)
+    return sc_raise (S, SC_T_RUNTIME_ERROR, "generator ignored GeneratorExit");
+  if (r == 0)
+    return TRUE;
+  if (sc_matches (S, SC_T_GENERATOR_EXIT) || sc_matches (S, SC_T_STOP_ITERATION))
+    {
+      sc_clear_exc (S);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The interpreter can still run Python code (not torn down). */
+static gboolean
+can_run (FxScript *S)
+{
+  return S != tearing_down && S->builtins && S->types[SC_T_GENERATOR_EXIT]
+         && S->types[SC_T_RUNTIME_ERROR];
+}
+
+/* Closes g when its owner drops it unfinished, reporting an exception as CPython does. */
+static void
+gen_finalize_close (FxScript *S, ScGen *g)
+{
+  FxValue saved = sc_take_exc (S);
+  g->dying = TRUE;
+  if (!gen_close (S, g) && S->exc.kind != FX_VALUE_NONE)
+    {
+      FxValue exc = sc_take_exc (S);
+      GString *msg = g_string_new (NULL);
+      g_string_printf (msg, "Exception ignored in: <generator object %s at %p>\n",
+                       g->fn->qualname->data, g->self);
+      sc_format_exception (S, &exc, msg);
+      fx_script_write_stderr (S, msg->str, (gssize) msg->len);
+      g_string_free (msg, TRUE);
+      fx_value_clear (&exc);
+    }
+  sc_clear_exc (S);
+  S->exc = saved;
+}
+
+void
+sc_generators_teardown (FxScript *S, gboolean begin)
+{
+  GPtrArray *open;
+  if (!begin)
+    {
+      if (tearing_down == S)
+        tearing_down = NULL;
+      return;
+    }
+  /* run the finally blocks of the suspended generators while the interpreter is whole */
+  open = g_ptr_array_new ();
+  for (ScGen *g = live_gens; g; g = g->next_live)
+    if (g->S == S && g->status == GEN_SUSPENDED)
+      g_ptr_array_add (open, fx_object_ref ((FxObject *) g->self));
+  for (guint i = 0; i < open->len; i++)
+    {
+      ScIterObj *it = open->pdata[i];
+      ScGen *g = it->gen;
+      if (g->status == GEN_SUSPENDED)
+        gen_finalize_close (S, g);
+    }
+  for (guint i = 0; i < open->len; i++)
+    fx_object_unref (open->pdata[i]);
+  g_ptr_array_free (open, TRUE);
+  tearing_down = S;
+}
 
 static void
 gen_state_free (gpointer p)
 {
-  ScGenState *g = p;
-  ScCode *co = g->fn->code;
-  for (int i = 0; i < co->n_locals; i++)
-    fx_value_clear (&g->locals[i]);
-  for (int i = 0; i < co->n_cellvars + co->n_freevars; i++)
-    if (g->cells[i])
-      fx_object_unref (&g->cells[i]->base);
-  g_free (g->locals);
-  g_free (g->cells);
-  fx_value_clear (&g->error);
+  ScGen *g = p;
+  FxScript *S = g->S;
+  if (g->status == GEN_RUNNING)
+    return;                      /* cannot happen: whoever resumed it holds a reference */
+  /* unwind the body so that its finally blocks run and its stack drops its references */
+  if (g->status == GEN_SUSPENDED && can_run (S))
+    gen_finalize_close (S, g);
+  if (g->status == GEN_SUSPENDED)
+    {
+      /* cannot unwind any more: the stack's references are lost, the memory is not */
+      g->status = GEN_DONE;
+      munmap (g->stack - gen_page_size (), GEN_STACK_SIZE + gen_page_size ());
+      g->stack = NULL;
+    }
+  gen_release (g);
+  fx_value_clear (&g->sent);
+  fx_value_clear (&g->yielded);
+  fx_value_clear (&g->retval);
   fx_object_unref (&g->fn->base);
+  if (g->prev_live)
+    g->prev_live->next_live = g->next_live;
+  else
+    live_gens = g->next_live;
+  if (g->next_live)
+    g->next_live->prev_live = g->prev_live;
   g_free (g);
 }
 
+static int
+lazy_generator_next (FxScript *S, ScIterObj *it, FxValue *out)
+{
+  int r = gen_resume (S, it->gen, fx_value_none (), FALSE, out);
+  if (r == 0)
+    fx_value_clear (out);
+  return r;
+}
+
+/* Eager generators (generator expressions, native helpers): hand out the collected values. */
 int
 sc_generator_next (FxScript *S, ScIterObj *it, FxValue *out)
 {
-  ScGenState *g = it->gen;
-  if (!it->started)
-    {
-      ScFrame F = { 0 };
-      FxValue ret;
-      gboolean ok;
-      it->started = TRUE;
-      it->values = fx_seq_new (0);
-      F.code = g->fn->code;
-      F.func = g->fn;
-      F.locals = g->locals;
-      F.cells = g->cells;
-      F.globals = g->fn->globals;
-      F.yields = it->values;
-      ok = sc_exec_frame (S, &F, &ret);
-      if (ok)
-        fx_value_clear (&ret);
-      else
-        g->error = sc_take_exc (S);
-    }
-  if (it->pos < it->values->len)
+  (void) S;
+  if (it->values && it->pos < it->values->len)
     {
       *out = fx_value_copy (&it->values->items[it->pos++]);
       return 1;
-    }
-  if (g && g->error.kind != FX_VALUE_NONE)
-    {
-      FxValue e = g->error;
-      g->error = fx_value_none ();
-      sc_raise_instance (S, e, FALSE);
-      return -1;
     }
   return 0;
 }
@@ -263,20 +791,359 @@ static FxValue
 make_generator (FxScript *S, ScFunction *fn, FxValue *locals, ScCell **cells)
 {
   ScCode *co = fn->code;
-  FxValue v = sc_iterobj_new (S, SC_T_GENERATOR, sc_generator_next);
+  FxValue v = sc_iterobj_new (S, SC_T_GENERATOR, lazy_generator_next);
   ScIterObj *it = (ScIterObj *) v.obj;
-  ScGenState *g = g_new0 (ScGenState, 1);
+  ScGen *g = g_new0 (ScGen, 1);
   int ncells = co->n_cellvars + co->n_freevars;
+  g->S = S;
+  g->self = it;
   g->fn = (ScFunction *) fx_object_ref (&fn->base);
   g->locals = g_new (FxValue, MAX (co->n_locals, 1));
   memcpy (g->locals, locals, sizeof (FxValue) * co->n_locals);
   g->cells = g_new0 (ScCell *, MAX (ncells, 1));
   memcpy (g->cells, cells, sizeof (ScCell *) * ncells);
-  g->error = fx_value_none ();
+  g->frame.code = co;
+  g->frame.func = fn;
+  g->frame.locals = g->locals;
+  g->frame.cells = g->cells;
+  g->frame.globals = fn->globals;
+  g->frame.retval = fx_value_none ();
+  g->sent = g->yielded = g->retval = fx_value_none ();
+  g->yf = g->handling = g->caller_handling = fx_value_none ();
+  g->status = GEN_CREATED;
+  g->next_live = live_gens;
+  if (live_gens)
+    live_gens->prev_live = g;
+  live_gens = g;
   it->gen = g;
   it->gen_free = gen_state_free;
   it->name = fx_str_ref (fn->qualname);
   return v;
+}
+
+/* The generator whose frame F is, when it runs lazily; NULL otherwise. */
+static ScGen *
+lazy_frame (FxScript *S, ScFrame *F)
+{
+  ScGen *g = running_gen;
+  return g && g->S == S && &g->frame == F ? g : NULL;
+}
+
+gboolean
+sc_generator_yield (FxScript *S, ScFrame *F, FxValue value, FxValue *out)
+{
+  ScGen *g = lazy_frame (S, F);
+  *out = fx_value_none ();
+  if (g == NULL)
+    {
+      if (F->yields)
+        fx_seq_append (F->yields, value);
+      else
+        fx_value_clear (&value);
+      return TRUE;
+    }
+  if (g->dying)
+    {
+      fx_value_clear (&value);
+      return sc_raise (S, SC_T_RUNTIME_ERROR, "generator ignored GeneratorExit");
+    }
+  g->yielded = value;
+  g->outcome = 1;
+  gen_suspend (g);
+  if (g->throwing)
+    {
+      g->throwing = FALSE;
+      return FALSE;
+    }
+  *out = g->sent;
+  g->sent = fx_value_none ();
+  return TRUE;
+}
+
+gboolean
+sc_generator_yield_from (FxScript *S, ScFrame *F, FxValue iterable, FxValue *out)
+{
+  ScGen *g = lazy_frame (S, F), *sub;
+  FxValue send = fx_value_none ();
+  gboolean throwing = FALSE, ok;
+
+  *out = fx_value_none ();
+  if (g == NULL)
+    {
+      FxSeq *items;
+      ok = sc_collect (S, &iterable, &items);
+      fx_value_clear (&iterable);
+      if (!ok)
+        return FALSE;
+      for (guint i = 0; F->yields && i < items->len; i++)
+        fx_seq_append (F->yields, fx_value_copy (&items->items[i]));
+      fx_seq_unref (items);
+      return TRUE;
+    }
+  fx_value_clear (&g->yf);
+  ok = sc_get_iter (S, &iterable, &g->yf);
+  fx_value_clear (&iterable);
+  if (!ok)
+    return FALSE;
+  sub = gen_of (&g->yf);
+  for (;;)
+    {
+      FxValue x;
+      int r;
+      if (sub)
+        r = gen_resume (S, sub, send, throwing, &x);
+      else if (throwing)
+        r = -1;
+      else
+        {
+          fx_value_clear (&send);
+          r = sc_next (S, &g->yf, &x);
+          if (r == 0)
+            x = fx_value_none ();
+        }
+      send = fx_value_none ();
+      throwing = FALSE;
+      if (r == 0)
+        {
+          *out = x;
+          ok = TRUE;
+          break;
+        }
+      if (r < 0)
+        {
+          ok = FALSE;
+          break;
+        }
+      if (g->dying)
+        {
+          fx_value_clear (&x);
+          if (sub)
+            {
+              sub->dying = TRUE;
+              if (!gen_close (S, sub))
+                sc_clear_exc (S);
+            }
+          ok = sc_raise (S, SC_T_RUNTIME_ERROR, "generator ignored GeneratorExit");
+          break;
+        }
+      g->yielded = x;
+      g->outcome = 1;
+      gen_suspend (g);
+      if (g->throwing)
+        {
+          g->throwing = FALSE;
+          if (sub && !sc_matches (S, SC_T_GENERATOR_EXIT))
+            {
+              throwing = TRUE;
+              continue;
+            }
+          if (sub)
+            {
+              /* close the delegate first, then raise GeneratorExit here */
+              FxValue e = sc_take_exc (S);
+              if (gen_close (S, sub))
+                sc_raise_instance (S, e, FALSE);
+              else
+                fx_value_clear (&e);
+            }
+          ok = FALSE;
+          break;
+        }
+      send = g->sent;
+      g->sent = fx_value_none ();
+    }
+  fx_value_clear (&g->yf);
+  return ok;
+}
+
+/* ---- the generator type's methods */
+
+static ScGen *
+self_gen (FxScript *S, const FxValue *args, int n, const char *name, ScIterObj **it_out)
+{
+  ScIterObj *it;
+  if (n < 1 || args[0].kind != FX_VALUE_OBJECT || args[0].obj->klass != &sc_iterobj_klass
+      || ((ScIterObj *) args[0].obj)->type_id != SC_T_GENERATOR)
+    {
+      sc_raise (S, SC_T_TYPE_ERROR, "descriptor '%s' for 'generator' objects doesn't apply to a '%s' object",
+                name, n < 1 ? "NoneType" : sc_type_name (S, &args[0]));
+      *it_out = NULL;
+      return NULL;
+    }
+  it = (ScIterObj *) args[0].obj;
+  *it_out = it;
+  return it->next == lazy_generator_next ? it->gen : NULL;
+}
+
+static gboolean
+raise_stop_iteration (FxScript *S, FxValue value)
+{
+  FxSeq *args = fx_seq_new (value.kind == FX_VALUE_NONE ? 0 : 1);
+  if (args->len)
+    args->items[0] = value;
+  else
+    fx_value_clear (&value);
+  return sc_raise_args (S, SC_T_STOP_ITERATION, fx_value_take_tuple (args));
+}
+
+/* The result of resuming: the yielded value, or StopIteration(return value). */
+static gboolean
+resumed (FxScript *S, int r, FxValue x, FxValue *out)
+{
+  if (r == 1)
+    {
+      *out = x;
+      return TRUE;
+    }
+  if (r == 0)
+    return raise_stop_iteration (S, x);
+  return FALSE;
+}
+
+static gboolean
+gen_send (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScIterObj *it;
+  ScGen *g = self_gen (S, args, n, "send", &it);
+  FxValue x;
+  int r;
+  (void) data;
+  if (it == NULL)
+    return FALSE;
+  if ((kwargs && fx_dict_len (kwargs)) || n != 2)
+    return sc_raise (S, SC_T_TYPE_ERROR, "generator.send() takes exactly one argument (%d given)", n - 1);
+  if (g)
+    r = gen_resume (S, g, fx_value_copy (&args[1]), FALSE, &x);
+  else
+    {
+      r = it->next (S, it, &x);
+      if (r == 0)
+        x = fx_value_none ();
+    }
+  return resumed (S, r, x, out);
+}
+
+static gboolean
+gen_next_method (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScIterObj *it;
+  ScGen *g = self_gen (S, args, n, "__next__", &it);
+  FxValue x;
+  int r;
+  (void) data;
+  if (it == NULL)
+    return FALSE;
+  if ((kwargs && fx_dict_len (kwargs)) || n != 1)
+    return sc_raise (S, SC_T_TYPE_ERROR, "expected 0 arguments, got %d", n - 1);
+  if (g)
+    r = gen_resume (S, g, fx_value_none (), FALSE, &x);
+  else
+    {
+      r = it->next (S, it, &x);
+      if (r == 0)
+        x = fx_value_none ();
+    }
+  return resumed (S, r, x, out);
+}
+
+static gboolean
+gen_iter_method (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScIterObj *it;
+  (void) data;
+  self_gen (S, args, n, "__iter__", &it);
+  if (it == NULL)
+    return FALSE;
+  if ((kwargs && fx_dict_len (kwargs)) || n != 1)
+    return sc_raise (S, SC_T_TYPE_ERROR, "expected 0 arguments, got %d", n - 1);
+  *out = fx_value_copy (&args[0]);
+  return TRUE;
+}
+
+static gboolean
+gen_throw (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScIterObj *it;
+  ScGen *g = self_gen (S, args, n, "throw", &it);
+  FxScriptClass *cls;
+  FxValue exc, x;
+  int r;
+  (void) data;
+  if (it == NULL)
+    return FALSE;
+  if (kwargs && fx_dict_len (kwargs))
+    return sc_raise (S, SC_T_TYPE_ERROR, "throw() takes no keyword arguments");
+  if (n < 2 || n > 4)
+    return sc_raise (S, SC_T_TYPE_ERROR, "throw expected at least 1 argument, got %d", n - 1);
+  cls = sc_value_class (&args[1]);
+  if (cls && sc_is_subclass (cls, S->types[SC_T_BASE_EXCEPTION]))
+    {
+      if (n > 2 && sc_isinstance (S, &args[2], cls))
+        exc = fx_value_copy (&args[2]);
+      else if (n > 2 && args[2].kind != FX_VALUE_NONE)
+        {
+          if (!sc_call1 (S, &args[1], &args[2], &exc))
+            return FALSE;
+        }
+      else if (!sc_call0 (S, &args[1], &exc))
+        return FALSE;
+      if (!sc_isinstance_id (S, &exc, SC_T_BASE_EXCEPTION))
+        {
+          fx_value_clear (&exc);
+          return sc_raise (S, SC_T_TYPE_ERROR, "calling %s should have returned an instance of "
+                           "BaseException, not %s", cls->name->data, sc_type_name (S, &exc));
+        }
+    }
+  else if (sc_isinstance_id (S, &args[1], SC_T_BASE_EXCEPTION))
+    {
+      if (n > 2 && args[2].kind != FX_VALUE_NONE)
+        return sc_raise (S, SC_T_TYPE_ERROR, "instance exception may not have a separate value");
+      exc = fx_value_copy (&args[1]);
+    }
+  else
+    return sc_raise (S, SC_T_TYPE_ERROR, "exceptions must be classes or instances deriving from "
+                     "BaseException, not %s", sc_type_name (S, &args[1]));
+  sc_raise_instance (S, exc, FALSE);
+  if (g == NULL)
+    {
+      /* eager generator: it stops here */
+      if (it->values)
+        it->pos = it->values->len;
+      return FALSE;
+    }
+  r = gen_resume (S, g, fx_value_none (), TRUE, &x);
+  return resumed (S, r, x, out);
+}
+
+static gboolean
+gen_close_method (FxScript *S, const FxValue *args, int n, FxDict *kwargs, FxValue *out, gpointer data)
+{
+  ScIterObj *it;
+  ScGen *g = self_gen (S, args, n, "close", &it);
+  (void) data;
+  if (it == NULL)
+    return FALSE;
+  if ((kwargs && fx_dict_len (kwargs)) || n != 1)
+    return sc_raise (S, SC_T_TYPE_ERROR, "generator.close() takes no arguments (%d given)", n - 1);
+  *out = fx_value_none ();
+  if (g == NULL)
+    {
+      if (it->values)
+        it->pos = it->values->len;
+      return TRUE;
+    }
+  return gen_close (S, g);
+}
+
+void
+sc_generator_methods_init (FxScript *S)
+{
+  FxDict *d = S->types[SC_T_GENERATOR]->dict;
+  sc_add_native (d, "generator", "send", SC_NATIVE_METHOD, gen_send, NULL);
+  sc_add_native (d, "generator", "throw", SC_NATIVE_METHOD, gen_throw, NULL);
+  sc_add_native (d, "generator", "close", SC_NATIVE_METHOD, gen_close_method, NULL);
+  sc_add_native (d, "generator", "__next__", SC_NATIVE_METHOD, gen_next_method, NULL);
+  sc_add_native (d, "generator", "__iter__", SC_NATIVE_METHOD, gen_iter_method, NULL);
 }
 
 /* ------------------------------------------------------------------ Python calls */

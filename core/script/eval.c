@@ -22,6 +22,7 @@
 typedef enum { EX_OK, EX_RETURN, EX_BREAK, EX_CONTINUE, EX_ERROR } ExStatus;
 
 static gboolean eval (FxScript *S, ScFrame *F, const ScExpr *e, FxValue *out);
+static gboolean eval_annotation (FxScript *S, ScFrame *F, const ScExpr *e, FxValue *out);
 static ExStatus exec_block (FxScript *S, ScFrame *F, const ScBlock *b);
 
 #define FAIL(e) sc_fail_at (S, F, &(e)->pos, (e))
@@ -384,7 +385,7 @@ make_function (FxScript *S, ScFrame *F, ScCode *code, FxValue *out)
           FxValue a;
           if (!annotations)
             annotations = fx_dict_new ();
-          if (!eval (S, F, code->annotations[i], &a))
+          if (!eval_annotation (S, F, code->annotations[i], &a))
             goto fail;
           fx_dict_set (annotations, sc_str_value (code->params[i].id), a);
         }
@@ -394,7 +395,7 @@ make_function (FxScript *S, ScFrame *F, ScCode *code, FxValue *out)
       FxValue a;
       if (!annotations)
         annotations = fx_dict_new ();
-      if (!eval (S, F, code->returns, &a))
+      if (!eval_annotation (S, F, code->returns, &a))
         goto fail;
       sc_dict_set_str (annotations, "return", a);
     }
@@ -1511,31 +1512,16 @@ eval (FxScript *S, ScFrame *F, const ScExpr *e, FxValue *out)
         FxValue v = fx_value_none ();
         if (e->yield.value && !eval (S, F, e->yield.value, &v))
           return FALSE;
-        if (F->yields)
-          fx_seq_append (F->yields, v);
-        else
-          fx_value_clear (&v);
-        *out = fx_value_none ();
-        return TRUE;
+        /* suspends a lazy generator (call.c) */
+        return sc_generator_yield (S, F, v, out) ? TRUE : FAIL (e);
       }
 
     case SC_E_YIELD_FROM:
       {
         FxValue v;
-        FxSeq *items;
         if (!eval (S, F, e->yield.value, &v))
           return FALSE;
-        if (!sc_collect (S, &v, &items))
-          {
-            fx_value_clear (&v);
-            return FAIL (e);
-          }
-        fx_value_clear (&v);
-        for (guint i = 0; F->yields && i < items->len; i++)
-          fx_seq_append (F->yields, fx_value_copy (&items->items[i]));
-        fx_seq_unref (items);
-        *out = fx_value_none ();
-        return TRUE;
+        return sc_generator_yield_from (S, F, v, out) ? TRUE : FAIL (e);
       }
 
     case SC_E_NAMED:
@@ -1978,11 +1964,41 @@ exec_import (FxScript *S, ScFrame *F, const ScStmt *s)
   return EX_OK;
 }
 
+/* An annotation's value: evaluated, or under `from __future__ import annotations` its
+ * source text. */
+static gboolean
+eval_annotation (FxScript *S, ScFrame *F, const ScExpr *e, FxValue *out)
+{
+  ScUnit *u = F->code->unit;
+  if (u && u->future_annotations && e->pos.line >= 1 && e->pos.end_line >= e->pos.line
+      && (guint) e->pos.end_line <= u->line_starts->len)
+    {
+      gsize start = GPOINTER_TO_SIZE (u->line_starts->pdata[e->pos.line - 1]) + (gsize) e->pos.col;
+      gsize end = GPOINTER_TO_SIZE (u->line_starts->pdata[e->pos.end_line - 1]) + (gsize) e->pos.end_col;
+      if (start <= end && end <= u->source_len)
+        {
+          *out = fx_value_take_str (fx_str_new_len (u->source + start, end - start));
+          return TRUE;
+        }
+    }
+  return eval (S, F, e, out);
+}
+
 static ExStatus
 exec_import_from (FxScript *S, ScFrame *F, const ScStmt *s)
 {
   FxValue mod;
   FxScriptModule *m;
+  if (s->import.level == 0 && strcmp (s->import.module->data, "__future__") == 0)
+    {
+      /* compiler directives: the parser has applied them; the names are bound to True */
+      for (int i = 0; i < s->import.n; i++)
+        {
+          FxValue flag = fx_value_bool (TRUE);
+          store_name (S, F, &s->import.names[i].asname, flag);
+        }
+      return EX_OK;
+    }
   if (!sc_import_from (S, F, s->import.module, s->import.level, &mod))
     {
       sc_fail_at (S, F, &s->pos, NULL);
@@ -2191,7 +2207,7 @@ exec_stmt (FxScript *S, ScFrame *F, const ScStmt *s)
                 sc_dict_set_str (target, "__annotations__", fx_value_take_dict (fx_dict_new ()));
                 ann = sc_dict_get_str (target, sc_n.annotations);
               }
-            if (!eval (S, F, s->annassign.annotation, &a))
+            if (!eval_annotation (S, F, s->annassign.annotation, &a))
               return EX_ERROR;
             if (ann->kind == FX_VALUE_DICT)
               fx_dict_set (ann->dict, sc_str_value (t->name.id), a);
@@ -2201,7 +2217,7 @@ exec_stmt (FxScript *S, ScFrame *F, const ScStmt *s)
         else if (!F->func)
           {
             FxValue a;
-            if (!eval (S, F, s->annassign.annotation, &a))
+            if (!eval_annotation (S, F, s->annassign.annotation, &a))
               return EX_ERROR;
             fx_value_clear (&a);
           }

@@ -15,6 +15,7 @@ struct _ScFxState {
   FxScriptClass *graph_cls, *node_cls, *node_list_cls, *insert_cls, *pycode_cls, *gm_cls;
   GHashTable *graphs;            /* FxGraph* → GraphPayload* (weak) */
   GHashTable *nodes;             /* FxNode* → NodePayload* (weak) */
+  GHashTable *orphans;           /* NodePayload* whose graph has no wrapper to hold them */
   FxDict *type_objects;          /* annotation text → the type object it was made from */
 };
 
@@ -24,12 +25,17 @@ typedef struct {
   ScInstance *inst;              /* weak: the wrapper owning this payload */
   FxModule *owner;               /* the owning GraphModule's mirror; its impl is the instance */
   int n_owners;
+  /* FxNode* → ScInstance* (strong): every Node wrapper of the graph, erased nodes' too, so
+   * that a Node and the attributes a script sets on it last as long as its Graph, as
+   * torch.fx's Node objects do. Node wrappers refer to the FxGraph, not to this wrapper. */
+  GHashTable *node_wrappers;
 } GraphPayload;
 
 typedef struct {
   ScFxState *st;
   FxNode *node;                  /* its graph is referenced */
   ScInstance *inst;
+  gboolean held;                 /* in its graph wrapper's node_wrappers, else an orphan */
 } NodePayload;
 
 typedef struct {

@@ -15,6 +15,7 @@ state_clear (gpointer data)
   ScFxState *st = data;
   g_hash_table_unref (st->graphs);
   g_hash_table_unref (st->nodes);
+  g_hash_table_unref (st->orphans);
   fx_dict_unref (st->type_objects);
 }
 
@@ -41,6 +42,107 @@ sc_fx_state (FxScript *S)
   return st;
 }
 
+/* ------------------------------------------------------------------ Node wrappers' lifetime */
+
+/* A Node wrapper lives as long as its Graph's wrapper (which holds it), so what a script
+ * stores on a node stays; a wrapper made while its graph has no wrapper is an orphan (held
+ * only by its users) until one is made. */
+static void
+node_wrapper_attach (ScFxState *st, NodePayload *np)
+{
+  GraphPayload *gp = g_hash_table_lookup (st->graphs, np->node->graph);
+  if (gp == NULL)
+    {
+      g_hash_table_add (st->orphans, np);
+      return;
+    }
+  if (gp->node_wrappers == NULL)
+    gp->node_wrappers = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                               (GDestroyNotify) fx_object_unref);
+  g_hash_table_insert (gp->node_wrappers, np->node, fx_object_ref (&np->inst->base));
+  np->held = TRUE;
+  g_hash_table_remove (st->orphans, np);
+}
+
+/* A new wrapper of graph takes in the orphan Node wrappers of graph. */
+static void
+graph_adopt_orphans (ScFxState *st, FxGraph *graph)
+{
+  GPtrArray *mine;
+  GHashTableIter it;
+  gpointer key;
+
+  if (g_hash_table_size (st->orphans) == 0)
+    return;
+  mine = g_ptr_array_new ();
+  g_hash_table_iter_init (&it, st->orphans);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (((NodePayload *) key)->node->graph == graph)
+      g_ptr_array_add (mine, key);
+  for (guint i = 0; i < mine->len; i++)
+    node_wrapper_attach (st, mine->pdata[i]);
+  g_ptr_array_unref (mine);
+}
+
+/* A Graph wrapper lets its Node wrappers go: those still used elsewhere become orphans. The
+ * caller has taken gp out of st->graphs, so that none is attached to it meanwhile. */
+static void
+graph_release_nodes (ScFxState *st, GraphPayload *gp)
+{
+  GHashTable *table = gp->node_wrappers;
+  GHashTableIter it;
+  gpointer value;
+
+  if (table == NULL)
+    return;
+  gp->node_wrappers = NULL;
+  g_hash_table_iter_init (&it, table);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      NodePayload *np = ((ScInstance *) value)->payload;
+      np->held = FALSE;
+      g_hash_table_add (st->orphans, np);
+    }
+  g_hash_table_unref (table);   /* the wrappers used nowhere else go (and leave the orphans) */
+}
+
+/* The interpreter goes, what it reaches already emptied. A Node's attributes can still lead
+ * back to its Graph's wrapper, which holds the Node: a cycle only this breaks. The attributes
+ * of every live Graph and Node wrapper are emptied, then the Graph wrappers let go. */
+static void
+state_release_wrappers (ScFxState *st)
+{
+  GPtrArray *insts = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_object_unref);
+  GPtrArray *graphs = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer value;
+  guint n_graphs;
+
+  g_hash_table_iter_init (&it, st->graphs);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    if (((GraphPayload *) value)->inst != NULL)
+      {
+        g_ptr_array_add (insts, fx_object_ref (&((GraphPayload *) value)->inst->base));
+        g_ptr_array_add (graphs, value);
+      }
+  n_graphs = insts->len;
+  g_hash_table_iter_init (&it, st->nodes);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    g_ptr_array_add (insts, fx_object_ref (&((NodePayload *) value)->inst->base));
+  /* the references taken keep every payload alive until the end */
+  for (guint i = 0; i < insts->len; i++)
+    sc_dict_empty (((ScInstance *) insts->pdata[i])->dict);
+  for (guint i = 0; i < n_graphs; i++)
+    {
+      GraphPayload *gp = graphs->pdata[i];
+      if (gp->graph != NULL && g_hash_table_lookup (st->graphs, gp->graph) == gp)
+        g_hash_table_remove (st->graphs, gp->graph);
+      graph_release_nodes (st, gp);
+    }
+  g_ptr_array_unref (graphs);
+  g_ptr_array_unref (insts);
+}
+
 /* ------------------------------------------------------------------ payloads */
 
 gpointer
@@ -61,6 +163,7 @@ fxir_graph_payload_free (gpointer data)
     {
       if (g_hash_table_lookup (p->st->graphs, p->graph) == p)
         g_hash_table_remove (p->st->graphs, p->graph);
+      graph_release_nodes (p->st, p);
       fx_graph_unref (p->graph);
     }
   g_clear_pointer (&p->owner, fx_module_unref);
@@ -87,6 +190,7 @@ fxir_node_payload_free (gpointer data)
       FxGraph *graph = p->node->graph;
       if (g_hash_table_lookup (p->st->nodes, p->node) == p)
         g_hash_table_remove (p->st->nodes, p->node);
+      g_hash_table_remove (p->st->orphans, p);
       fx_graph_unref (graph);
     }
   state_unref (p->st);
@@ -172,6 +276,7 @@ sc_fx_graph_wrap (FxScript *S, FxGraph *graph)
   p->graph = fx_graph_ref (graph);
   p->inst = sc_value_instance (&v);
   g_hash_table_insert (st->graphs, graph, p);
+  graph_adopt_orphans (st, graph);
   return v;
 }
 
@@ -192,6 +297,7 @@ sc_fx_node_wrap (FxScript *S, FxNode *node)
   p->node = node;
   p->inst = sc_value_instance (&v);
   g_hash_table_insert (st->nodes, node, p);
+  node_wrapper_attach (st, p);
   return v;
 }
 
@@ -630,6 +736,7 @@ state_forget (gpointer data)
           }
     }
   G_UNLOCK (states);
+  state_release_wrappers (st);
   state_unref (st);
 }
 
@@ -643,6 +750,7 @@ sc_fx_ir_init (FxScript *S)
   st = g_rc_box_new0 (ScFxState);
   st->graphs = g_hash_table_new (g_direct_hash, g_direct_equal);
   st->nodes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  st->orphans = g_hash_table_new (g_direct_hash, g_direct_equal);
   st->type_objects = fx_dict_new ();
   G_LOCK (states);
   if (states == NULL)

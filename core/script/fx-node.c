@@ -149,11 +149,24 @@ nd_set_stack_trace (FX_ARGS)
   return TRUE;
 }
 
+/* node.name = 'x': in 1.13 a plain attribute. The graph's namespace is not told (the old name
+ * stays taken, the new one may clash); the generated code renames clashes. */
 static gboolean
 nd_set_name (FX_ARGS)
 {
-  (void) args; (void) n_args; (void) kwargs; (void) data; (void) result;
-  return sc_raise (S, SC_T_NOT_IMPLEMENTED_ERROR, "renaming nodes is not supported");
+  FxNode *n = fxir_node_self (S, &args[0], "name");
+  (void) n_args; (void) kwargs; (void) data;
+  if (n == NULL)
+    return FALSE;
+  if (args[1].kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "Node.name must be a str, not '%s'",
+                     sc_type_name (S, &args[1]));
+  if (n->op == FX_OP_ROOT)
+    return sc_raise (S, SC_T_ATTRIBUTE_ERROR, "the graph's root node cannot be renamed");
+  /* names belong to the graph's namespace, which cannot take one in: interned instead */
+  n->name = g_intern_string (args[1].s->data);
+  *result = fx_value_none ();
+  return TRUE;
 }
 
 typedef struct {

@@ -495,6 +495,10 @@ gboolean sc_slice_indices    (FxScript *S, const FxSlice *sl, int64_t len, int64
                               int64_t *stop, int64_t *step, int64_t *count);
 gboolean sc_dict_key_check   (FxScript *S, const FxValue *key);
 void     sc_repr_float       (double f, GString *out);
+/* ops.c (lang2): len(range) as an unsigned count; hash of a float like CPython's */
+guint64  sc_range_count      (const ScRange *r);
+gint64   sc_hash_float       (double f);
+#define SC_UNION_NAME "types.UnionType"   /* ScTyping name of X | Y unions */
 
 /* ------------------------------------------------------------------ call.c */
 
@@ -514,8 +518,15 @@ gboolean sc_run_code         (FxScript *S, ScCode *code, FxDict *globals, FxDict
                               ScCell **cells_in, FxValue *out);
 gboolean sc_check_stack      (FxScript *S);
 gboolean sc_kwargs_to_vector (FxScript *S, FxDict *kwargs, FxValue **vals, FxStr ***names, int *n);
-/* Generators (eager): the body runs to completion on first use, collecting values. */
+/* call.c — generators. Generator functions run lazily on their own C stack; the yield and
+ * yield-from expressions of a frame call these (value/iterable owned; FALSE: exception, e.g.
+ * one thrown in). sc_generator_next hands out an eager generator's collected ->values. */
 int      sc_generator_next   (FxScript *S, ScIterObj *gen, FxValue *out);
+gboolean sc_generator_yield  (FxScript *S, ScFrame *F, FxValue value, FxValue *out);
+gboolean sc_generator_yield_from (FxScript *S, ScFrame *F, FxValue iterable, FxValue *out);
+void     sc_generator_methods_init (FxScript *S);   /* send, throw, close, ... */
+/* interp.c's teardown: begin closes the suspended generators, after which none runs */
+void     sc_generators_teardown (FxScript *S, gboolean begin);
 
 /* ------------------------------------------------------------------ eval.c */
 
@@ -556,6 +567,9 @@ gboolean sc_float_from_value (FxScript *S, const FxValue *v, FxValue *out);
 FxValue  sc_builtin_lookup   (FxScript *S, const char *name);   /* new ref or None */
 gboolean sc_str_join         (FxScript *S, FxStr *sep, const FxValue *iterable, FxValue *out);
 FxValue  sc_dict_copy        (FxDict *d);
+/* Empties d, dropping each value only after it left d (finalizers may look at d): breaks
+ * reference cycles at teardown (interp.c). */
+void     sc_dict_empty       (FxDict *d);
 
 /* strings.c: tables of native methods of builtin types (also used by containers.c). The
  * dispatcher checks self and the argument count with CPython's wording for each style. */

@@ -535,8 +535,8 @@ td_walk (Teardown *T)
 }
 
 /* Removes every entry of d; the values die after d is empty. */
-static void
-dict_empty (FxDict *d)
+void
+sc_dict_empty (FxDict *d)
 {
   GArray *keys;
   const FxValue *k;
@@ -569,19 +569,19 @@ td_clear (FxObject *o)
 {
   const FxObjectClass *k = o->klass;
   if (k == &sc_module_klass)
-    dict_empty (((FxScriptModule *) o)->dict);
+    sc_dict_empty (((FxScriptModule *) o)->dict);
   else if (k == &sc_class_klass)
     {
-      dict_empty (((FxScriptClass *) o)->dict);
+      sc_dict_empty (((FxScriptClass *) o)->dict);
       if (((FxScriptClass *) o)->cache)
         g_hash_table_remove_all (((FxScriptClass *) o)->cache);
     }
   else if (k == &sc_instance_klass)
-    dict_empty (((ScInstance *) o)->dict);
+    sc_dict_empty (((ScInstance *) o)->dict);
   else if (k == &sc_function_klass)
     {
       ScFunction *f = (ScFunction *) o;
-      dict_empty (f->dict);
+      sc_dict_empty (f->dict);
       for (int i = 0; i < f->n_defaults; i++)
         {
           FxValue hold = f->defaults[i];
@@ -639,7 +639,7 @@ break_cycles (FxScript *S)
         }
     }
   for (guint i = 0; i < T.dicts->len; i++)
-    dict_empty (T.dicts->pdata[i]);
+    sc_dict_empty (T.dicts->pdata[i]);
   for (guint i = 0; i < T.clear->len; i++)
     fx_object_unref (T.clear->pdata[i]);
   for (guint i = 0; i < T.lists->len; i++)
@@ -663,8 +663,9 @@ fx_script_free (FxScript *S)
   prev = enter (S);
   sc_clear_exc (S);
   fx_value_clear (&S->handling);
+  sc_generators_teardown (S, TRUE);   /* finally blocks of unfinished generators */
   break_cycles (S);
-  dict_empty (S->modules);
+  sc_dict_empty (S->modules);
   fx_dict_unref (S->modules);
   S->modules = NULL;
   g_hash_table_destroy (S->native_modules);
@@ -676,7 +677,7 @@ fx_script_free (FxScript *S)
   g_hash_table_destroy (S->object_classes);
   g_ptr_array_free (S->native_classes, TRUE);
   g_ptr_array_free (S->failed_modules, TRUE);
-  dict_empty (S->builtins);
+  sc_dict_empty (S->builtins);
   fx_dict_unref (S->builtins);
   S->builtins = NULL;
   fx_value_clear (&S->argv);
@@ -688,6 +689,7 @@ fx_script_free (FxScript *S)
   g_ptr_array_free (S->repr_stack, TRUE);
   if (S->stdout_buf)
     g_string_free (S->stdout_buf, TRUE);
+  sc_generators_teardown (S, FALSE);
   leave (prev == S ? NULL : prev);
   g_free (S);
 }

@@ -64,7 +64,7 @@ sc_iter_init (FxScript *S, const FxValue *v, ScIter *it)
             ScRange *r = (ScRange *) v->obj;
             it->kind = SC_ITER_RANGE;
             it->i = r->start;
-            it->n = r->stop;
+            it->n = (int64_t) MIN (sc_range_count (r), (guint64) G_MAXINT64);  /* remaining */
             it->step = r->step;
             return TRUE;
           }
@@ -203,10 +203,11 @@ sc_iter_next (FxScript *S, ScIter *it, FxValue *out)
         return 1;
       }
     case SC_ITER_RANGE:
-      if (it->step > 0 ? it->i < it->n : it->i > it->n)
+      if (it->n > 0)
         {
           *out = fx_value_int (it->i);
-          it->i += it->step;
+          it->n--;
+          it->i = (int64_t) ((guint64) it->i + (guint64) it->step);  /* wraps after the last */
           return 1;
         }
       return 0;

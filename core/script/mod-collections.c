@@ -38,6 +38,21 @@ is_keyword (const char *s)
   return FALSE;
 }
 
+/* Tuple types live as long as the process (tuples may outlive their class and their
+ * interpreter); this list keeps them reachable, so leak checkers do not report them. */
+static GPtrArray *nt_process_types;
+G_LOCK_DEFINE_STATIC (nt_process_types);
+
+static void
+nt_keep_type (FxTupleType *type)
+{
+  G_LOCK (nt_process_types);
+  if (nt_process_types == NULL)
+    nt_process_types = g_ptr_array_new ();
+  g_ptr_array_add (nt_process_types, type);
+  G_UNLOCK (nt_process_types);
+}
+
 static const FxTupleType *
 nt_type_of (FxScript *S, FxScriptClass *cls)
 {
@@ -52,6 +67,7 @@ nt_type_of (FxScript *S, FxScriptClass *cls)
         t->name = g_strdup (cls->name->data);
         t->n_fields = base->n_fields;
         t->fields = base->fields;
+        nt_keep_type (t);
         cls->tuple_type = t;
         fx_script_register_tuple_type (S, t, cls);
         return t;
@@ -510,6 +526,7 @@ collections_namedtuple (SC_NATIVE_ARGS)
   type->name = g_strdup (typename);
   type->n_fields = fields->len;
   type->fields = (const char *const *) field_array;
+  nt_keep_type (type);
 
   info.module = v[4] && v[4]->kind == FX_VALUE_STR ? v[4]->s->data : caller_module (S);
   info.name = typename;

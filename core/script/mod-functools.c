@@ -248,38 +248,103 @@ functools_wraps (SC_NATIVE_ARGS)
   return TRUE;
 }
 
-/* lru_cache / cache: the function itself (results are not cached), with cache_clear() and
- * cache_info() so that code calling them keeps working */
-static gboolean
-cache_noop (SC_NATIVE_ARGS)
+/* lru_cache / cache: a Python wrapper (run from source once per interpreter, in the private
+ * module _functools_lru) keeping results in a dict ordered by use, with cache_info(),
+ * cache_clear() and __wrapped__. */
+static const char lru_source[] =
+  "_mark = object()\n"
+  "_info_type = None\n"
+  "def _lru_cache_wrapper(user_function, maxsize, typed):\n"
+  "    cache = {}\n"
+  "    stats = [0, 0]\n"
+  "    def make_key(args, kwds):\n"
+  "        key = args\n"
+  "        if kwds:\n"
+  "            key += (_mark,)\n"
+  "            for item in kwds.items():\n"
+  "                key += item\n"
+  "        if typed:\n"
+  "            key += tuple(type(v) for v in args)\n"
+  "            if kwds:\n"
+  "                key += tuple(type(v) for v in kwds.values())\n"
+  "        return key\n"
+  "    def wrapper(*args, **kwds):\n"
+  "        if maxsize == 0:\n"
+  "            stats[1] += 1\n"
+  "            return user_function(*args, **kwds)\n"
+  "        key = make_key(args, kwds)\n"
+  "        if key in cache:\n"
+  "            stats[0] += 1\n"
+  "            result = cache.pop(key)\n"
+  "            cache[key] = result\n"
+  "            return result\n"
+  "        stats[1] += 1\n"
+  "        result = user_function(*args, **kwds)\n"
+  "        if key not in cache:\n"
+  "            if maxsize is not None and len(cache) >= maxsize:\n"
+  "                del cache[next(iter(cache))]\n"
+  "            cache[key] = result\n"
+  "        return result\n"
+  "    def cache_info():\n"
+  "        global _info_type\n"
+  "        if _info_type is None:\n"
+  "            from collections import namedtuple\n"
+  "            _info_type = namedtuple('CacheInfo', ['hits', 'misses', 'maxsize', 'currsize'])\n"
+  "        return _info_type(stats[0], stats[1], maxsize, len(cache))\n"
+  "    def cache_clear():\n"
+  "        cache.clear()\n"
+  "        stats[0] = stats[1] = 0\n"
+  "    def cache_parameters():\n"
+  "        return {'maxsize': maxsize, 'typed': typed}\n"
+  "    for name in ('__module__', '__name__', '__qualname__', '__doc__'):\n"
+  "        try:\n"
+  "            setattr(wrapper, name, getattr(user_function, name))\n"
+  "        except AttributeError:\n"
+  "            pass\n"
+  "    try:\n"
+  "        wrapper.__dict__.update(user_function.__dict__)\n"
+  "    except AttributeError:\n"
+  "        pass\n"
+  "    wrapper.__wrapped__ = user_function\n"
+  "    wrapper.cache_info = cache_info\n"
+  "    wrapper.cache_clear = cache_clear\n"
+  "    wrapper.cache_parameters = cache_parameters\n"
+  "    return wrapper\n"
+  "def _lru_decorator(maxsize, typed):\n"
+  "    def decorating_function(user_function):\n"
+  "        return _lru_cache_wrapper(user_function, maxsize, typed)\n"
+  "    return decorating_function\n";
+
+/* The Python helper `name` of _functools_lru (borrowed), run first if needed. */
+static FxValue *
+lru_helper (FxScript *S, const char *name)
 {
-  (void) S;
-  (void) args;
-  (void) n_args;
-  (void) kwargs;
-  (void) data;
-  *result = fx_value_none ();
-  return TRUE;
+  FxValue *mv = sc_dict_get_str (S->modules, sc_intern_cstr ("_functools_lru"));
+  FxValue *f;
+  if (!mv || !sc_is_klass (mv, &sc_module_klass))
+    {
+      if (!fx_script_run_string (S, lru_source, "<functools>", "_functools_lru"))
+        return NULL;
+      mv = sc_dict_get_str (S->modules, sc_intern_cstr ("_functools_lru"));
+      if (!mv || !sc_is_klass (mv, &sc_module_klass))
+        {
+          sc_raise (S, SC_T_IMPORT_ERROR, "functools: lru_cache helpers are missing");
+          return NULL;
+        }
+    }
+  f = sc_dict_get_str (((FxScriptModule *) mv->obj)->dict, sc_intern_cstr (name));
+  if (!f)
+    sc_raise (S, SC_T_IMPORT_ERROR, "functools: lru_cache helper %s is missing", name);
+  return f;
 }
 
 static gboolean
-cache_wrap (FxScript *S, const FxValue *func, FxValue *result)
+lru_call (FxScript *S, const char *helper, const FxValue *args, int n, FxValue *result)
 {
-  FxValue clear = fx_script_function_new ("functools", "cache_clear", cache_noop, NULL, NULL);
-  if (!fx_script_setattr (S, func, "cache_clear", &clear))
-    sc_clear_exc (S);
-  fx_value_clear (&clear);
-  *result = fx_value_copy (func);
-  return TRUE;
-}
-
-static gboolean
-cache_decorator (SC_NATIVE_ARGS)
-{
-  (void) data;
-  if (!sc_mod_nargs (S, "lru_cache", n_args, kwargs, 1, 1))
+  FxValue *f = lru_helper (S, helper);
+  if (!f)
     return FALSE;
-  return cache_wrap (S, &args[0], result);
+  return sc_call (S, f, args, n, NULL, 0, result);
 }
 
 static gboolean
@@ -287,24 +352,37 @@ functools_lru_cache (SC_NATIVE_ARGS)
 {
   static const char *const names[] = { "maxsize", "typed" };
   const FxValue *v[2];
+  FxValue call[3];
   (void) data;
   if (!fx_script_parse_args (S, "lru_cache", args, n_args, kwargs, names, 2, 2, 0, v))
     return FALSE;
+  call[1] = v[1] ? *v[1] : fx_value_bool (FALSE);
   if (v[0] && sc_callable (S, v[0]) && v[0]->kind != FX_VALUE_INT)
-    return cache_wrap (S, v[0], result);
+    {
+      call[0] = *v[0];
+      call[1] = fx_value_int (128);
+      call[2] = v[1] ? *v[1] : fx_value_bool (FALSE);
+      return lru_call (S, "_lru_cache_wrapper", call, 3, result);
+    }
   if (v[0] && v[0]->kind != FX_VALUE_NONE && v[0]->kind != FX_VALUE_INT && v[0]->kind != FX_VALUE_BOOL)
     return sc_raise (S, SC_T_TYPE_ERROR, "Expected first argument to be an integer, a callable, or None");
-  *result = fx_script_function_new ("functools", "decorating_function", cache_decorator, NULL, NULL);
-  return TRUE;
+  call[0] = !v[0] ? fx_value_int (128)
+            : v[0]->kind == FX_VALUE_NONE ? fx_value_none ()
+            : fx_value_int (MAX (0, v[0]->kind == FX_VALUE_BOOL ? (int64_t) v[0]->b : v[0]->i));
+  return lru_call (S, "_lru_decorator", call, 2, result);
 }
 
 static gboolean
 functools_cache (SC_NATIVE_ARGS)
 {
+  FxValue call[3];
   (void) data;
   if (!sc_mod_nargs (S, "cache", n_args, kwargs, 1, 1))
     return FALSE;
-  return cache_wrap (S, &args[0], result);
+  call[0] = args[0];
+  call[1] = fx_value_none ();
+  call[2] = fx_value_bool (FALSE);
+  return lru_call (S, "_lru_cache_wrapper", call, 3, result);
 }
 
 /* ------------------------------------------------------------------ cmp_to_key */

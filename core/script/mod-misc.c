@@ -981,12 +981,94 @@ abc_abstractmethod (SC_NATIVE_ARGS)
   return TRUE;
 }
 
+static int
+compare_cstr (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* ABC.__new__: refuses classes that still have abstract methods (names in the MRO whose
+ * first definition has a true __isabstractmethod__), as object.__new__ does in CPython. */
+static gboolean
+abc_new (SC_NATIVE_ARGS)
+{
+  FxScriptClass *cls = n_args >= 1 ? sc_value_class (&args[0]) : NULL;
+  GHashTable *seen;
+  GPtrArray *abstract;
+  FxValue *object_new;
+  (void) kwargs;
+  (void) data;
+  if (!cls)
+    return sc_raise (S, SC_T_TYPE_ERROR, "ABC.__new__(X): X is not a type object");
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  abstract = g_ptr_array_new ();
+  for (int i = 0; i < cls->n_mro; i++)
+    {
+      const FxValue *k, *v;
+      for (guint e = 0; fx_dict_entry (cls->mro[i]->dict, e, &k, &v); e++)
+        {
+          FxValue flag;
+          gboolean truth = FALSE;
+          int r;
+          if (k->kind != FX_VALUE_STR || g_hash_table_contains (seen, k->s->data))
+            continue;
+          g_hash_table_add (seen, k->s->data);
+          if (v->kind != FX_VALUE_OBJECT)
+            continue;
+          /* properties, staticmethods and classmethods are abstract when their function is */
+          if (v->obj->klass == &sc_property_klass)
+            v = &((ScProperty *) v->obj)->fget;
+          else if (v->obj->klass == &sc_staticmethod_klass || v->obj->klass == &sc_classmethod_klass)
+            v = &((ScWrapper *) v->obj)->func;
+          if (v->kind != FX_VALUE_OBJECT || (v->obj->klass != &sc_function_klass
+                                             && v->obj->klass != &sc_instance_klass))
+            continue;
+          r = sc_getattr_opt (S, v, sc_intern_cstr ("__isabstractmethod__"), &flag);
+          if (r < 0)
+            sc_clear_exc (S);
+          if (r > 0)
+            {
+              if (!sc_truth (S, &flag, &truth))
+                sc_clear_exc (S);
+              fx_value_clear (&flag);
+            }
+          if (truth)
+            g_ptr_array_add (abstract, k->s->data);
+        }
+    }
+  g_hash_table_unref (seen);
+  if (abstract->len)
+    {
+      GString *names = g_string_new (NULL);
+      g_ptr_array_sort (abstract, compare_cstr);
+      for (guint i = 0; i < abstract->len; i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", (const char *) abstract->pdata[i]);
+      sc_raise (S, SC_T_TYPE_ERROR, "Can't instantiate abstract class %s with abstract method%s %s",
+                cls->name->data, abstract->len > 1 ? "s" : "", names->str);
+      g_string_free (names, TRUE);
+      g_ptr_array_unref (abstract);
+      return FALSE;
+    }
+  g_ptr_array_unref (abstract);
+  object_new = sc_dict_get_str (S->types[SC_T_OBJECT]->dict, sc_n.new);
+  if (!object_new)
+    return sc_raise (S, SC_T_TYPE_ERROR, "object.__new__ is missing");
+  return sc_call (S, object_new, args, 1, NULL, 0, result);
+}
+
 static gboolean
 abc_init (FxScript *S, FxScriptModule *m, gpointer user_data)
 {
   static const FxScriptClassInfo info = { "abc", "ABC", NULL, NULL, NULL, NULL };
   FxScriptClass *abc = fx_script_class_new (S, &info, NULL);
   (void) user_data;
+  {
+    /* a staticmethod, as instance creation (call.c) honours a __new__ of that kind */
+    ScWrapper *w = g_new0 (ScWrapper, 1);
+    fx_object_init (&w->base, &sc_staticmethod_klass);
+    w->func = sc_native_new ("ABC", "__new__", SC_NATIVE_STATIC, abc_new, NULL, NULL);
+    sc_dict_set_str (abc->dict, "__new__", fx_value_take_object (&w->base));
+  }
   fx_script_module_set (m, "ABC", fx_script_class_value (abc));
   fx_script_module_set (m, "ABCMeta", fx_script_class_value (S->types[SC_T_TYPE]));
   sc_mod_set_fn (m, "abc", "abstractmethod", abc_abstractmethod, NULL);

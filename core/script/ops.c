@@ -3,6 +3,7 @@
  * error messages. Tensors without a registered class fall back to the op registry's
  * operator.* entries. */
 #include "script/internal.h"
+#include "ir/graph.h"
 
 #include <math.h>
 #include <string.h>
@@ -520,6 +521,119 @@ set_binary (FxScript *S, ScBinOp op, const FxValue *a, const FxValue *b, FxValue
   return TRUE;
 }
 
+/* dict_keys and dict_items views behave like sets in operators and comparisons. */
+static gboolean
+is_set_view (const FxValue *v)
+{
+  return v->kind == FX_VALUE_OBJECT
+         && (v->obj->klass == &sc_dictkeys_klass || v->obj->klass == &sc_dictitems_klass);
+}
+
+/* A set with the values of a set, a dict view or any iterable (new reference in *out). */
+static gboolean
+set_of (FxScript *S, const FxValue *v, FxValue *out)
+{
+  FxDict *d;
+  if (is_set (v))
+    {
+      *out = fx_value_copy (v);
+      return TRUE;
+    }
+  *out = sc_set_new (S, FALSE);
+  d = ((ScSet *) out->obj)->d;
+  if (v->kind == FX_VALUE_OBJECT && v->obj->klass == &sc_dictkeys_klass)
+    {
+      const FxValue *k;
+      for (guint i = 0; fx_dict_entry (((ScDictView *) v->obj)->d, i, &k, NULL); i++)
+        fx_dict_set (d, fx_value_copy (k), fx_value_none ());
+      return TRUE;
+    }
+  {
+    ScIter it;
+    FxValue item;
+    int r;
+    if (!sc_iter_init (S, v, &it))
+      {
+        fx_value_clear (out);
+        return FALSE;
+      }
+    while ((r = sc_iter_next (S, &it, &item)) > 0)
+      {
+        if (!sc_dict_key_check (S, &item))
+          {
+            fx_value_clear (&item);
+            r = -1;
+            break;
+          }
+        fx_dict_set (d, item, fx_value_none ());
+      }
+    sc_iter_clear (&it);
+    if (r < 0)
+      {
+        fx_value_clear (out);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* X | Y on classes, None and typing objects: a union (types.UnionType), an ScTyping named
+ * SC_UNION_NAME whose args are the member classes (None as NoneType), flattened, unique. */
+static gboolean
+is_union_member (FxScript *S, const FxValue *v)
+{
+  (void) S;
+  return v->kind == FX_VALUE_NONE || sc_value_class (v) || sc_is_klass (v, &sc_typing_klass);
+}
+
+static gboolean
+is_union (const FxValue *v)
+{
+  return sc_is_klass (v, &sc_typing_klass) && strcmp (((ScTyping *) v->obj)->name->data, SC_UNION_NAME) == 0;
+}
+
+static void
+union_add_member (FxScript *S, FxSeq *members, const FxValue *v)
+{
+  FxValue m;
+  if (is_union (v))
+    {
+      const FxSeq *a = ((ScTyping *) v->obj)->args.seq;
+      for (guint i = 0; i < a->len; i++)
+        union_add_member (S, members, &a->items[i]);
+      return;
+    }
+  m = v->kind == FX_VALUE_NONE ? sc_class_value (S->types[SC_T_NONE]) : fx_value_copy (v);
+  for (guint i = 0; i < members->len; i++)
+    if (fx_value_equal (&members->items[i], &m))
+      {
+        fx_value_clear (&m);
+        return;
+      }
+  fx_seq_append (members, m);
+}
+
+static FxValue
+union_new (FxScript *S, const FxValue *a, const FxValue *b)
+{
+  FxSeq *members = fx_seq_new (0);
+  ScTyping *t;
+  union_add_member (S, members, a);
+  union_add_member (S, members, b);
+  if (members->len == 1)
+    {
+      FxValue one = fx_value_copy (&members->items[0]);
+      fx_seq_unref (members);
+      return one;
+    }
+  t = g_new0 (ScTyping, 1);
+  fx_object_init (&t->base, &sc_typing_klass);
+  t->name = fx_str_new (SC_UNION_NAME);
+  t->args = fx_value_take_tuple (members);
+  t->origin = fx_value_none ();
+  return fx_value_take_object (&t->base);
+}
+
 /* Built-in types: sequences, strings, dicts, sets, tensors. */
 static gboolean
 builtin_binary (FxScript *S, ScBinOp op, const FxValue *a, const FxValue *b, FxValue *out,
@@ -646,15 +760,28 @@ builtin_binary (FxScript *S, ScBinOp op, const FxValue *a, const FxValue *b, FxV
     }
   if (is_set (a) && is_set (b))
     return set_binary (S, op, a, b, out, inplace);
-  if (is_set (a) && (b->kind == FX_VALUE_OBJECT && (b->obj->klass == &sc_dictkeys_klass)))
+  if (op == SC_BIN_OR && is_union_member (S, a) && is_union_member (S, b)
+      && (a->kind != FX_VALUE_NONE || b->kind != FX_VALUE_NONE))
     {
-      FxValue tmp = sc_set_new (S, FALSE);
-      const FxValue *k;
+      *out = union_new (S, a, b);
+      return TRUE;
+    }
+  if ((is_set_view (a) || is_set_view (b))
+      && (op == SC_BIN_AND || op == SC_BIN_OR || op == SC_BIN_SUB || op == SC_BIN_XOR))
+    {
+      /* dict_keys / dict_items with any iterable: set(a) OP set(b), a set */
+      FxValue x, y;
       gboolean ok;
-      for (guint i = 0; fx_dict_entry (((ScDictView *) b->obj)->d, i, &k, NULL); i++)
-        fx_dict_set (((ScSet *) tmp.obj)->d, fx_value_copy (k), fx_value_none ());
-      ok = set_binary (S, op, a, &tmp, out, inplace);
-      fx_value_clear (&tmp);
+      if (!set_of (S, a, &x))
+        return FALSE;
+      if (!set_of (S, b, &y))
+        {
+          fx_value_clear (&x);
+          return FALSE;
+        }
+      ok = set_binary (S, op, &x, &y, out, FALSE);
+      fx_value_clear (&x);
+      fx_value_clear (&y);
       return ok;
     }
   return unsupported_binary (S, op, a, b, inplace);
@@ -674,6 +801,12 @@ sc_binary (FxScript *S, ScBinOp op, const FxValue *a, const FxValue *b, FxValue 
         return FALSE;
       return unsupported_binary (S, op, a, b, inplace);
     }
+  /* str % x formats first: str.__mod__ accepts anything (x.__rmod__ only runs first when
+   * type(x) is a str subclass) */
+  if (op == SC_BIN_MOD && a->kind == FX_VALUE_STR
+      && !(b->kind == FX_VALUE_OBJECT && b->obj->klass == &sc_instance_klass
+           && sc_isinstance_id (S, b, SC_T_STR)))
+    return sc_str_mod_format (S, a->s, b, out);
   ca = has_class_behaviour (S, a);
   cb = has_class_behaviour (S, b);
   if (ca || cb)
@@ -996,6 +1129,58 @@ set_compare (FxScript *S, ScCmpOp op, FxDict *a, FxDict *b, FxValue *out)
   return TRUE;
 }
 
+/* Every item of x is in y (items views hold unhashable values: no sets are built). */
+static gboolean
+all_contained_in (FxScript *S, const FxValue *x, const FxValue *y, gboolean *out)
+{
+  ScIter it;
+  FxValue item;
+  int r;
+  *out = TRUE;
+  if (!sc_iter_init (S, x, &it))
+    return FALSE;
+  while (*out && (r = sc_iter_next (S, &it, &item)) > 0)
+    {
+      gboolean ok = sc_contains (S, y, &item, out);
+      fx_value_clear (&item);
+      if (!ok)
+        {
+          r = -1;
+          break;
+        }
+    }
+  sc_iter_clear (&it);
+  return r >= 0;   /* r stays > 0 when a missing item ended the loop */
+}
+
+/* dict_keys / dict_items against sets and views: sizes, then containment. */
+static gboolean
+view_compare (FxScript *S, ScCmpOp op, const FxValue *a, const FxValue *b, FxValue *out)
+{
+  int64_t la, lb;
+  gboolean size_ok, contained = FALSE, result;
+  if (!sc_len (S, a, &la) || !sc_len (S, b, &lb))
+    return FALSE;
+  switch (op)
+    {
+    case SC_CMP_EQ: case SC_CMP_NE: size_ok = la == lb; break;
+    case SC_CMP_LT: size_ok = la < lb; break;
+    case SC_CMP_LE: size_ok = la <= lb; break;
+    case SC_CMP_GT: size_ok = la > lb; break;
+    default: size_ok = la >= lb; break;
+    }
+  if (size_ok)
+    {
+      gboolean ok = op == SC_CMP_GT || op == SC_CMP_GE ? all_contained_in (S, b, a, &contained)
+                                                       : all_contained_in (S, a, b, &contained);
+      if (!ok)
+        return FALSE;
+    }
+  result = size_ok && contained;
+  *out = fx_value_bool (op == SC_CMP_NE ? !result : result);
+  return TRUE;
+}
+
 /* Built-in comparison: TRUE with *out, or FALSE with *unsupported (nothing raised). */
 static gboolean
 builtin_compare (FxScript *S, ScCmpOp op, const FxValue *a, const FxValue *b, FxValue *out,
@@ -1051,6 +1236,23 @@ builtin_compare (FxScript *S, ScCmpOp op, const FxValue *a, const FxValue *b, Fx
     }
   if (is_set (a) && is_set (b))
     return set_compare (S, op, ((ScSet *) a->obj)->d, ((ScSet *) b->obj)->d, out);
+  if ((op == SC_CMP_EQ || op == SC_CMP_NE) && is_union (a) && is_union (b))
+    {
+      /* unions are equal when they have the same members in any order */
+      const FxSeq *x = ((ScTyping *) a->obj)->args.seq, *y = ((ScTyping *) b->obj)->args.seq;
+      gboolean eq = x->len == y->len;
+      for (guint i = 0; eq && i < x->len; i++)
+        {
+          gboolean found = FALSE;
+          for (guint j = 0; !found && j < y->len; j++)
+            found = fx_value_equal (&x->items[i], &y->items[j]);
+          eq = found;
+        }
+      *out = fx_value_bool (op == SC_CMP_EQ ? eq : !eq);
+      return TRUE;
+    }
+  if ((is_set_view (a) && (is_set (b) || is_set_view (b))) || (is_set (a) && is_set_view (b)))
+    return view_compare (S, op, a, b, out);
   if (a->kind == FX_VALUE_TENSOR || b->kind == FX_VALUE_TENSOR)
     {
       static const char *const paths[] = { "operator.lt", "operator.le", "operator.eq",
@@ -1270,6 +1472,32 @@ sc_dict_key_check (FxScript *S, const FxValue *key)
   return sc_check_hashable (S, key);
 }
 
+/* hash(float) as CPython: the value as a rational reduced modulo 2**61 - 1 (a power of two
+ * is a rotation in 61 bits), ±314159 for infinities. */
+gint64
+sc_hash_float (double f)
+{
+  const guint64 P = (G_GUINT64_CONSTANT (1) << 61) - 1;
+  int e, rot;
+  double m;
+  guint64 x;
+  gint64 h;
+  if (isinf (f))
+    return f > 0 ? 314159 : -314159;
+  if (isnan (f) || f == 0)
+    return 0;
+  m = frexp (fabs (f), &e);           /* f = m * 2**e, 0.5 <= m < 1 */
+  x = (guint64) ldexp (m, 53);        /* exact: 53-bit integer mantissa, < P */
+  e -= 53;
+  rot = ((e % 61) + 61) % 61;
+  if (rot)
+    x = ((x << rot) & P) | x >> (61 - rot);
+  if (x == P)
+    x = 0;
+  h = f < 0 ? -(gint64) x : (gint64) x;
+  return h == -1 ? -2 : h;
+}
+
 gboolean
 sc_hash (FxScript *S, const FxValue *v, gint64 *out)
 {
@@ -1288,12 +1516,7 @@ sc_hash (FxScript *S, const FxValue *v, gint64 *out)
         return TRUE;
       }
     case FX_VALUE_FLOAT:
-      if (v->f == floor (v->f) && fabs (v->f) < 9.2e18)
-        {
-          FxValue iv = fx_value_int ((int64_t) v->f);
-          return sc_hash (S, &iv, out);
-        }
-      *out = fx_value_hash (v);
+      *out = sc_hash_float (v->f);
       return TRUE;
     case FX_VALUE_LIST:
     case FX_VALUE_DICT:
@@ -1301,17 +1524,27 @@ sc_hash (FxScript *S, const FxValue *v, gint64 *out)
       return sc_raise (S, SC_T_TYPE_ERROR, "unhashable type: '%s'", sc_type_name (S, v));
     case FX_VALUE_TUPLE:
       {
-        guint64 h = 0x345678;
+        /* CPython 3.11's xxHash-style combination of the items' hashes */
+        const guint64 prime1 = G_GUINT64_CONSTANT (11400714785074694791);
+        const guint64 prime2 = G_GUINT64_CONSTANT (14029467366897019727);
+        const guint64 prime5 = G_GUINT64_CONSTANT (2870177450012600261);
+        guint64 acc = prime5;
         for (guint i = 0; i < v->seq->len; i++)
           {
             gint64 ih;
             if (!sc_hash (S, &v->seq->items[i], &ih))
               return FALSE;
-            h = (h ^ (guint64) ih) * 1000003;
+            acc += (guint64) ih * prime2;
+            acc = acc << 31 | acc >> 33;
+            acc *= prime1;
           }
-        *out = (gint64) (h >> 1);
+        acc += (guint64) v->seq->len ^ (prime5 ^ G_GUINT64_CONSTANT (3527539));
+        *out = acc == G_MAXUINT64 ? 1546275796 : (gint64) acc;
         return TRUE;
       }
+    case FX_VALUE_TENSOR:
+      *out = (gint64) (guintptr) v->tensor;   /* Tensor.__hash__ is id(self) */
+      return TRUE;
     case FX_VALUE_OBJECT:
       if (v->obj->klass == &sc_set_klass)
         return sc_raise (S, SC_T_TYPE_ERROR, "unhashable type: 'set'");
@@ -1344,6 +1577,17 @@ sc_hash (FxScript *S, const FxValue *v, gint64 *out)
 }
 
 /* ------------------------------------------------------------------ items */
+
+/* The number of values of a range, without overflow (up to 2**64 - 1). */
+guint64
+sc_range_count (const ScRange *r)
+{
+  if (r->step > 0 && r->start < r->stop)
+    return ((guint64) r->stop - (guint64) r->start - 1) / (guint64) r->step + 1;
+  if (r->step < 0 && r->start > r->stop)
+    return ((guint64) r->start - (guint64) r->stop - 1) / (0 - (guint64) r->step) + 1;
+  return 0;
+}
 
 gboolean
 sc_index (FxScript *S, const FxValue *v, int64_t *out)
@@ -1597,7 +1841,8 @@ sc_getitem (FxScript *S, const FxValue *obj, const FxValue *key, FxValue *out)
     {
       ScRange *r = (ScRange *) obj->obj;
       int64_t len;
-      sc_len (S, obj, &len);
+      if (!sc_len (S, obj, &len))
+        return FALSE;
       if (key->kind == FX_VALUE_SLICE)
         {
           int64_t start, stop, step, count;
@@ -1614,7 +1859,7 @@ sc_getitem (FxScript *S, const FxValue *obj, const FxValue *key, FxValue *out)
           i += len;
         if (i < 0 || i >= len)
           return sc_raise (S, SC_T_INDEX_ERROR, "range object index out of range");
-        *out = fx_value_int (r->start + i * r->step);
+        *out = fx_value_int ((int64_t) ((guint64) r->start + (guint64) i * (guint64) r->step));
         return TRUE;
       }
     }
@@ -1847,11 +2092,10 @@ sc_len (FxScript *S, const FxValue *v, int64_t *out)
           }
         if (k == &sc_range_klass)
           {
-            ScRange *r = (ScRange *) v->obj;
-            if (r->step > 0)
-              *out = r->start < r->stop ? (r->stop - r->start - 1) / r->step + 1 : 0;
-            else
-              *out = r->start > r->stop ? (r->start - r->stop - 1) / (-r->step) + 1 : 0;
+            guint64 n = sc_range_count ((ScRange *) v->obj);
+            if (n > (guint64) G_MAXINT64)
+              return sc_raise (S, SC_T_OVERFLOW_ERROR, "Python int too large to convert to C ssize_t");
+            *out = (int64_t) n;
             return TRUE;
           }
         break;
@@ -2292,6 +2536,30 @@ repr_object (FxScript *S, const FxValue *v, GString *out)
       g_string_append_c (out, ')');
       return TRUE;
     }
+  if (k == &sc_typing_klass && strcmp (((ScTyping *) v->obj)->name->data, SC_UNION_NAME) == 0)
+    {
+      const FxSeq *a = ((ScTyping *) v->obj)->args.seq;
+      for (guint i = 0; i < a->len; i++)
+        {
+          FxScriptClass *c = sc_value_class (&a->items[i]);
+          if (i)
+            g_string_append (out, " | ");
+          if (c == S->types[SC_T_NONE])
+            g_string_append (out, "None");
+          else if (c)
+            {
+              FxValue *m = sc_dict_get_str (c->dict, sc_n.module);
+              const char *mod = m && m->kind == FX_VALUE_STR ? m->s->data : c->module->data;
+              if (strcmp (mod, "builtins") == 0)
+                g_string_append (out, c->qualname->data);
+              else
+                g_string_append_printf (out, "%s.%s", mod, c->qualname->data);
+            }
+          else if (!sc_repr (S, &a->items[i], out))
+            return FALSE;
+        }
+      return TRUE;
+    }
   if (k == &sc_typing_klass)
     {
       ScTyping *t = (ScTyping *) v->obj;
@@ -2394,6 +2662,14 @@ sc_repr (FxScript *S, const FxValue *v, GString *out)
     case FX_VALUE_DTYPE: case FX_VALUE_DEVICE: case FX_VALUE_TENSOR: case FX_VALUE_OP:
       if (S->kind_classes[v->kind])
         break;
+      if (v->kind == FX_VALUE_OP && v->op->kind == FX_OP_FUNCTION)
+        {
+          /* as PyTorch prints it: <built-in function add>, <function relu at 0x...> */
+          char *text = fx_target_python_str (v);
+          g_string_append (out, text);
+          g_free (text);
+          return TRUE;
+        }
       fx_value_repr (v, out);
       return TRUE;
     case FX_VALUE_TUPLE:

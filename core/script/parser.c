@@ -1428,14 +1428,17 @@ parse_power (Parser *P)
   ScExpr *left = parse_primary (P), *right, *e;
   if (!left || !at_op (P, SC_OP_DSTAR))
     return left;
+  /* `**` is right-associative: each one nests a level, counted like any other nesting. */
+  if (!enter (P))
+    return NULL;
   advance (P);
   if (!(right = parse_factor (P)))
-    return NULL;
+    LEAVE (P, NULL);
   e = mk_span (P, SC_E_BINOP, span_of (left), span_of (right));
   e->binop.left = left;
   e->binop.right = right;
   e->binop.op = SC_BIN_POW;
-  return e;
+  LEAVE (P, e);
 }
 
 static ScExpr *
@@ -2708,6 +2711,10 @@ parse_from_import (Parser *P, GPtrArray *out)
           a.pos.col = nt->col;
           a.pos.end_line = prev (P)->end_line;
           a.pos.end_col = prev (P)->end_col;
+          /* from __future__ import annotations: annotations stay source strings (PEP 563) */
+          if (level == 0 && strcmp (s->import.module->data, "__future__") == 0
+              && strcmp (a.name->data, "annotations") == 0)
+            P->unit->future_annotations = TRUE;
           g_array_append_val (names, a);
           if (!accept_op (P, SC_OP_COMMA))
             break;

@@ -722,6 +722,7 @@ sc_types_init (FxScript *S)
   sc_add_native (S->types[SC_T_TYPE]->dict, "type", "mro", SC_NATIVE_METHOD, type_mro, NULL);
   S->types[SC_T_TYPE]->construct = type_construct;
   function_type_init (S);
+  sc_generator_methods_init (S);   /* call.c */
 
   /* NotImplemented: a singleton without payload */
   ni = g_new0 (FxObject, 1);

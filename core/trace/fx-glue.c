@@ -195,7 +195,8 @@ glue_module_init (FxScript *S, FxScriptModule *module, gpointer user_data)
   return TRUE;
 }
 
-/* The torch.fx modules written in Python, embedded as resources. */
+/* The modules written in Python and embedded as resources: torch.fx and the bundled
+ * torchvision.models. */
 static const struct {
   const char *module;
   const char *resource;
@@ -210,6 +211,15 @@ static const struct {
   { "torch.fx._pytree", "/org/fxeditor/libfx/torch_fx/_pytree.py" },
   { "torch.utils._pytree", "/org/fxeditor/libfx/torch_fx/utils_pytree.py" },
   { "torch.fx._nn_forward", "/org/fxeditor/libfx/torch_fx/_nn_forward.py" },
+  { "torchvision", "/org/fxeditor/libfx/torchvision/__init__.py" },
+  { "torchvision.models", "/org/fxeditor/libfx/torchvision/models/__init__.py" },
+  { "torchvision.models.alexnet", "/org/fxeditor/libfx/torchvision/models/alexnet.py" },
+  { "torchvision.models.densenet", "/org/fxeditor/libfx/torchvision/models/densenet.py" },
+  { "torchvision.models.mnasnet", "/org/fxeditor/libfx/torchvision/models/mnasnet.py" },
+  { "torchvision.models.mobilenetv2", "/org/fxeditor/libfx/torchvision/models/mobilenetv2.py" },
+  { "torchvision.models.resnet", "/org/fxeditor/libfx/torchvision/models/resnet.py" },
+  { "torchvision.models.squeezenet", "/org/fxeditor/libfx/torchvision/models/squeezenet.py" },
+  { "torchvision.models.vgg", "/org/fxeditor/libfx/torchvision/models/vgg.py" },
 };
 
 static gboolean

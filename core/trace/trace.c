@@ -280,8 +280,8 @@ note_block (GHashTable *lines, const ScBlock *block)
   GPtrArray *pending = g_ptr_array_new ();
 
   g_ptr_array_add (pending, (gpointer) block);
-  /* blocks are visited in an order where later statements overwrite earlier ones only
-   * within one block; nested blocks come after their parent, which is what matters here */
+  /* breadth-first: a nested block's binding wins over its parent block's (rare in model
+   * files; what matters is that `if __name__ == '__main__':` bindings are found at all) */
   for (guint b = 0; b < pending->len; b++)
     {
       const ScBlock *blk = pending->pdata[b];
@@ -382,7 +382,6 @@ fx_trace_list_candidates (const char *path, GError **error)
         c->line = GPOINTER_TO_INT (g_hash_table_lookup (lines, c->name));
         g_ptr_array_add (out, c);
       }
-  g_hash_table_remove_all (lines);
   if (unit != NULL)
     sc_unit_unref (unit);
   session_close (&s);

@@ -1,5 +1,5 @@
 /* bench-script.c: the Python front end's cost — ResNet-50 built from its torchvision-style
- * source (tests/conformance/models/resnet.py) and run on 1x3x224x224 under FxScript, with the
+ * source (core/trace/torchvision/models/resnet.py, the same file on both sides) and run on 1x3x224x224 under FxScript, with the
  * time inside layer kernels, nn.init and tensor ops split from the interpreter's own; then pure
  * interpreter workloads (bench_micro.py). Both against /usr/bin/python3 (+ torch 1.13) in the
  * same run through bench_script_torch.py; [x] = CPython time / FxScript time. */
@@ -304,8 +304,8 @@ bench_resnet (FxScript *S, const FxValue *main_module, GHashTable *py, int threa
         }
     }
 
-  printf ("ResNet-50 from tests/conformance/models/resnet.py, %d thread%s, %s time (FxScript, "
-          "then /usr/bin/python3 + torch 1.13; [x] = torch / FxScript)\n", threads,
+  printf ("ResNet-50 from torchvision-style source, %d thread%s, %s time (FxScript, then "
+          "/usr/bin/python3 + torch 1.13; [x] = torch / FxScript)\n", threads,
           threads == 1 ? "" : "s", threads == 1 ? "CPU" : "wall");
   printf ("  %-50s %8.1f ms", "construct resnet50()", t_construct * 1e3);
   print_ratio (t_construct, py_field (py, "construct", 1));
@@ -386,7 +386,8 @@ main (void)
 {
   const char *env_dir = g_getenv ("FX_BENCH_DIR");
   const char *bench_dir = env_dir ? env_dir : BENCH_SRCDIR;
-  g_autofree char *models_dir = g_build_filename (bench_dir, "..", "conformance", "models", NULL);
+  g_autofree char *models_dir = g_build_filename (bench_dir, "..", "..", "core", "trace",
+                                                  "torchvision", "models", NULL);
   int threads = fx_blas_num_threads ();
   g_autofree char *threads_str = g_strdup_printf ("%d", threads);
   const char *resnet_args[] = { "resnet", models_dir, threads_str, NULL };
@@ -405,7 +406,10 @@ main (void)
                              "sys.path.insert(0, \"%s\")\n"
                              "import torch\n"
                              "import torch.nn as nn\n"
-                             "import resnet\n"
+                             "try:\n"
+                             "    import resnet\n"
+                             "except ImportError:\n"
+                             "    import torchvision.models.resnet as resnet\n"
                              "import bench_micro\n"
                              "torch.manual_seed(0)\n"
                              "x = torch.randn(1, 3, 224, 224)\n", q_models, q_bench);

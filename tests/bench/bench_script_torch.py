@@ -67,7 +67,10 @@ def resnet(models_dir, threads):
     import torch.nn as nn
     torch.set_num_threads(threads)
     sys.path.insert(0, models_dir)
-    import resnet as models
+    try:
+        import resnet as models   # core/trace/torchvision/models/resnet.py, as FxScript runs it
+    except ImportError:
+        import torchvision.models.resnet as models
 
     torch.manual_seed(0)
     x = torch.randn(1, 3, 224, 224)

@@ -3,6 +3,7 @@
 #include "run-script.h"
 
 #include <gio/gio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -97,39 +98,47 @@ fx_script_run_clear (FxScriptRun *run)
   g_clear_pointer (&run->output, g_free);
 }
 
-int
-fx_first_difference (const char *expected, const char *got, char **expected_line,
-                     char **got_line)
+/* A unified-diff-like hunk at the first line where want and got differ: up to three common
+ * lines before it, then the differing lines of each side (at most eight); NULL when equal. */
+char *
+fx_first_difference (const char *want, const char *got)
 {
-  const char *pa = expected, *pb = got;
-  int line = 1;
+  g_auto (GStrv) a = g_strsplit (want, "\n", -1);
+  g_auto (GStrv) b = g_strsplit (got, "\n", -1);
+  guint na = g_strv_length (a), nb = g_strv_length (b), i = 0, ea, eb;
+  GString *out;
 
-  *expected_line = *got_line = NULL;
-  for (;;)
-    {
-      const char *ea = strchr (pa, '\n'), *eb = strchr (pb, '\n');
-      gsize na = ea ? (gsize) (ea - pa) : strlen (pa);
-      gsize nb = eb ? (gsize) (eb - pb) : strlen (pb);
-      if (na != nb || memcmp (pa, pb, na) != 0 || (ea == NULL) != (eb == NULL))
-        {
-          *expected_line = *pa || ea ? g_strndup (pa, na) : g_strdup ("<end of output>");
-          *got_line = *pb || eb ? g_strndup (pb, nb) : g_strdup ("<end of output>");
-          return line;
-        }
-      if (ea == NULL)
-        return 0;
-      pa = ea + 1;
-      pb = eb + 1;
-      line++;
-    }
+  while (i < na && i < nb && strcmp (a[i], b[i]) == 0)
+    i++;
+  if (i == na && i == nb)
+    return NULL;
+  out = g_string_new (NULL);
+  /* the ends of the differing stretches: where the sides agree again, or 8 lines on */
+  for (ea = i; ea < na && ea < i + 8; ea++)
+    if (ea < nb && strcmp (a[ea], b[ea]) == 0)
+      break;
+  for (eb = i; eb < nb && eb < i + 8; eb++)
+    if (eb < na && strcmp (a[eb], b[eb]) == 0)
+      break;
+  g_string_append_printf (out, "@@ -%u +%u @@ (- expected, + fx)", i + 1, i + 1);
+  for (guint k = i >= 3 ? i - 3 : 0; k < i; k++)
+    g_string_append_printf (out, "\n   %s", a[k]);
+  for (guint k = i; k < ea; k++)
+    g_string_append_printf (out, "\n  -%s", a[k]);
+  if (ea == i && i < nb)
+    g_string_append (out, "\n  -<end of output>");
+  for (guint k = i; k < eb; k++)
+    g_string_append_printf (out, "\n  +%s", b[k]);
+  if (eb == i && i < na)
+    g_string_append (out, "\n  +<end of output>");
+  return g_string_free (out, FALSE);
 }
 
 void
 fx_script_run_check (const char *what, const FxScriptRun *run, const char *expected,
                      int want_status)
 {
-  g_autofree char *want = NULL, *got = NULL;
-  int line;
+  g_autofree char *hunk = NULL;
 
   if (run->timed_out)
     {
@@ -143,15 +152,47 @@ fx_script_run_check (const char *what, const FxScriptRun *run, const char *expec
       g_test_fail ();
       return;
     }
-  line = fx_first_difference (expected, run->output ? run->output : "", &want, &got);
-  if (line != 0)
+  hunk = fx_first_difference (expected, run->output ? run->output : "");
+  if (hunk != NULL)
     {
-      g_test_message ("%s: output differs at line %d\n# -%s\n# +%s", what, line, want, got);
+      g_test_message ("%s: output differs\n%s", what, hunk);
       g_test_fail ();
     }
   if (run->exit_status != want_status)
     {
       g_test_message ("%s: exit status %d, expected %d", what, run->exit_status, want_status);
       g_test_fail ();
+    }
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+void
+fx_add_script_tests (const char *dir_path, const char *prefix, GTestDataFunc func)
+{
+  /* the names stay alive for the tests that get them */
+  static GPtrArray *names;
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (GError) error = NULL;
+  guint first;
+  const char *entry;
+
+  if (names == NULL)
+    names = g_ptr_array_new ();
+  first = names->len;
+  dir = g_dir_open (dir_path, 0, &error);
+  g_assert_no_error (error);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (entry, ".py"))
+      g_ptr_array_add (names, g_strndup (entry, strlen (entry) - 3));
+  qsort (names->pdata + first, names->len - first, sizeof (gpointer), compare_names);
+  for (guint i = first; i < names->len; i++)
+    {
+      g_autofree char *path = g_strconcat (prefix, "/", names->pdata[i], NULL);
+      g_test_add_data_func (path, names->pdata[i], func);
     }
 }

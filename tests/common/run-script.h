@@ -20,10 +20,11 @@ gboolean fx_script_run        (const char *cwd, const char *const *argv, guint t
                                FxScriptRun *run, GError **error);
 void     fx_script_run_clear  (FxScriptRun *run);
 
-/* The 1-based number of the first line where expected and got differ (0: none), with both
- * lines in newly allocated strings ("<end of output>" past the end). */
-int      fx_first_difference  (const char *expected, const char *got, char **expected_line,
-                               char **got_line);
+/* NULL when equal; else a unified-diff-like hunk at the first differing line (g_free). */
+char    *fx_first_difference  (const char *expected, const char *got);
+
+/* Registers one data test per DIR/NAME.py, named PREFIX/NAME, in name order; func gets NAME. */
+void     fx_add_script_tests  (const char *dir, const char *prefix, GTestDataFunc func);
 
 /* Fails the current test (with a message naming `what`) when the run timed out, died of a
  * signal, printed something else than expected or exited with another status. */

@@ -5,7 +5,6 @@ core/trace/torch_fx/_functional_args.py. Run with /usr/bin/python3:
 
     /usr/bin/python3 tests/conformance/gen_functional_args.py
 """
-import ast
 import inspect
 
 import torch.nn.functional as F
@@ -83,10 +82,7 @@ def main():
             continue
         found = convention(name)
         if found is not None:
-            for line in format_row(name, *found):
-                ast.literal_eval(line.strip().split(": ", 1)[1].rstrip(",")) if line.startswith(
-                    "    '") and line.endswith("),") else None
-                print(line)
+            print("\n".join(format_row(name, *found)))
 
 
 if __name__ == "__main__":

@@ -411,6 +411,175 @@ def shuffle_cases(c):
           lambda: torch.channel_shuffle(rnd(1, 4), 2))
 
 
+def more_cases(c):
+    """Activations, normalize, cosine_similarity and losses (core/ops/ops-more.c)."""
+    def enc(a):
+        if isinstance(a, torch.Tensor):
+            return T(a)
+        return E(a), a
+
+    def call(case_id, op, fn, args, kwargs=None, **kw):
+        kwargs = kwargs or {}
+        pa = [enc(a) for a in args]
+        pk = {k: enc(v) for k, v in kwargs.items()}
+        real_a = [p[1] for p in pa]
+        real_k = {k: p[1] for k, p in pk.items()}
+        c.add(case_id, op, None, [p[0] for p in pa], {k: p[0] for k, p in pk.items()},
+              lambda: fn(*real_a, **real_k), **kw)
+
+    x = rnd(2, 3, 4, seed=50)
+    xd = rnd(3, 5, dtype=f64, seed=51)
+    call("normalize", FN + "normalize", F.normalize, [x])
+    call("normalize_p1_dim", FN + "normalize", F.normalize, [x], {"p": 1.0, "dim": -1})
+    call("normalize_zero", FN + "normalize", F.normalize, [torch.zeros(2, 3)])
+    call("normalize_f64", FN + "normalize", F.normalize, [xd, 2.0, 0])
+    call("logsigmoid", FN + "logsigmoid", F.logsigmoid, [x * 10])
+    call("logsigmoid_f64", "torch._C._nn.log_sigmoid", F.logsigmoid, [xd])
+    call("hardshrink", FN + "hardshrink", F.hardshrink, [x])
+    call("hardshrink_lambd", "torch.hardshrink", torch.hardshrink, [x, 1.0])
+    call("m_hardshrink", "Tensor.hardshrink", lambda t, *a: t.hardshrink(*a), [x, 0.3])
+    call("softshrink", FN + "softshrink", F.softshrink, [x])
+    call("softshrink_lambd", FN + "softshrink", F.softshrink, [xd, 0.8])
+    call("threshold", FN + "threshold", F.threshold, [x, 0.1, 20.0])
+    call("threshold_q", FN + "_threshold", F.threshold, [x], {"threshold": -0.5, "value": -1})
+    call("threshold_torch", "torch.threshold", torch.threshold, [x, 0.0, 5.0])
+    call("softmin", FN + "softmin", F.softmin, [x, 1])
+    call("softmin_default", FN + "softmin", F.softmin, [x])
+    call("softmin_dtype", FN + "softmin", F.softmin, [x, -1], {"dtype": f64})
+    call("glu", FN + "glu", F.glu, [rnd(2, 6, seed=52)])
+    call("glu_dim", FN + "glu", F.glu, [rnd(4, 3, seed=53), 0])
+    call("glu_odd_err", FN + "glu", F.glu, [rnd(2, 3, seed=54)])
+    call("mish", FN + "mish", F.mish, [x * 5])
+    call("mish_f64", FN + "mish", F.mish, [xd])
+    call("selu", FN + "selu", F.selu, [x])
+    call("torch_selu", "torch.selu", torch.selu, [xd])
+    call("celu", FN + "celu", F.celu, [x])
+    call("celu_alpha", FN + "celu", F.celu, [x, 0.5])
+    w1 = torch.tensor([0.25])
+    w3 = torch.tensor([0.1, 0.2, 0.3])
+    call("prelu_scalar", FN + "prelu", F.prelu, [x, w1])
+    call("prelu_channels", "torch.prelu", torch.prelu, [x, w3])
+    call("prelu_4d", FN + "prelu", F.prelu, [rnd(2, 3, 2, 2, seed=55), w3])
+    call("prelu_err", FN + "prelu", F.prelu, [x, torch.tensor([0.1, 0.2])])
+    a, b = rnd(4, 5, seed=56), rnd(4, 5, seed=57)
+    call("cosine_similarity", FN + "cosine_similarity", F.cosine_similarity, [a, b])
+    call("cosine_similarity_dim0", "torch.cosine_similarity", torch.cosine_similarity,
+         [a, b], {"dim": 0})
+    call("cosine_similarity_bcast", FN + "cosine_similarity", F.cosine_similarity,
+         [rnd(2, 3, 4, seed=58), rnd(3, 4, seed=59)], {"dim": -1})
+    call("cosine_similarity_zero", FN + "cosine_similarity", F.cosine_similarity,
+         [torch.zeros(2, 3), b[:2, :3].contiguous()])
+
+    t = rnd(2, 3, 4, seed=60)
+    for name in ["mse_loss", "l1_loss", "smooth_l1_loss"]:
+        fn = getattr(F, name)
+        call(name, FN + name, fn, [x, t])
+        for red in ["none", "sum"]:
+            call(f"{name}_{red}", FN + name, fn, [x, t], {"reduction": red})
+        call(f"{name}_legacy", FN + name, fn, [x, t], {"size_average": False})
+        call(f"{name}_bad_reduction", FN + name, fn, [x, t], {"reduction": "avg"})
+    call("mse_loss_f64", FN + "mse_loss", F.mse_loss, [xd, rnd(3, 5, dtype=f64, seed=61)])
+    call("smooth_l1_loss_beta", FN + "smooth_l1_loss", F.smooth_l1_loss, [x, t], {"beta": 0.5})
+    call("smooth_l1_loss_beta0", FN + "smooth_l1_loss", F.smooth_l1_loss, [x, t], {"beta": 0.0})
+    call("mse_loss_bcast", FN + "mse_loss", F.mse_loss, [x, rnd(4, seed=62)])
+
+    logits = rnd(4, 5, seed=63)
+    target = torch.tensor([1, 0, 4, 2])
+    tgt_ign = torch.tensor([1, -100, 4, 2])
+    cw = pos(5, seed=64)
+    CE = FN + "cross_entropy"
+    call("cross_entropy", CE, F.cross_entropy, [logits, target])
+    call("cross_entropy_sum", CE, F.cross_entropy, [logits, target], {"reduction": "sum"})
+    call("cross_entropy_none", CE, F.cross_entropy, [logits, target], {"reduction": "none"})
+    call("cross_entropy_weight", CE, F.cross_entropy, [logits, target], {"weight": cw})
+    call("cross_entropy_ignore", CE, F.cross_entropy, [logits, tgt_ign])
+    call("cross_entropy_ignore_idx", CE, F.cross_entropy, [logits, target], {"ignore_index": 0})
+    call("cross_entropy_smooth", CE, F.cross_entropy, [logits, target], {"label_smoothing": 0.1})
+    call("cross_entropy_smooth_ignore", CE, F.cross_entropy, [logits, tgt_ign],
+         {"label_smoothing": 0.2})
+    call("cross_entropy_smooth_weight", CE, F.cross_entropy, [logits, target],
+         {"weight": cw, "label_smoothing": 0.2})
+    call("cross_entropy_smooth_sum", CE, F.cross_entropy, [logits, target],
+         {"label_smoothing": 0.3, "reduction": "sum"})
+    call("cross_entropy_smooth_none", CE, F.cross_entropy, [logits, tgt_ign],
+         {"label_smoothing": 0.3, "reduction": "none"})
+    call("cross_entropy_1d", CE, F.cross_entropy, [logits[0].clone(), torch.tensor(3)])
+    call("cross_entropy_spatial", CE, F.cross_entropy,
+         [rnd(2, 3, 2, 2, seed=65), torch.tensor([[[0, 1], [2, 0]], [[1, 1], [2, 2]]])])
+    probs = torch.softmax(rnd(4, 5, seed=66), 1)
+    call("cross_entropy_probs", CE, F.cross_entropy, [logits, probs])
+    call("cross_entropy_probs_none", CE, F.cross_entropy, [logits, probs], {"reduction": "none"})
+    call("cross_entropy_probs_weight", CE, F.cross_entropy, [logits, probs], {"weight": cw})
+    call("cross_entropy_probs_smooth", CE, F.cross_entropy, [logits, probs],
+         {"label_smoothing": 0.1, "reduction": "sum"})
+    call("cross_entropy_f64", CE, F.cross_entropy, [logits.double(), target])
+    call("cross_entropy_batch_err", CE, F.cross_entropy, [logits, torch.tensor([1, 2])])
+    call("cross_entropy_oob_err", CE, F.cross_entropy, [logits, torch.tensor([1, 2, 3, 7])])
+    lp = torch.log_softmax(logits, 1)
+    NL = FN + "nll_loss"
+    call("nll_loss", NL, F.nll_loss, [lp, target])
+    call("nll_loss_weight", NL, F.nll_loss, [lp, target, cw])
+    call("nll_loss_ignore", NL, F.nll_loss, [lp, tgt_ign], {"reduction": "sum"})
+    call("nll_loss_none", NL, F.nll_loss, [lp, tgt_ign], {"reduction": "none", "weight": cw})
+    call("nll_loss_legacy", NL, F.nll_loss, [lp, target], {"reduce": False})
+    call("nll_loss_bad_reduction", NL, F.nll_loss, [lp, target], {"reduction": "x"})
+    p = torch.sigmoid(rnd(3, 4, seed=67))
+    y = torch.rand(3, 4, generator=torch.Generator().manual_seed(68))
+    BCE = FN + "binary_cross_entropy"
+    call("bce", BCE, F.binary_cross_entropy, [p, y])
+    call("bce_weight", BCE, F.binary_cross_entropy, [p, y], {"weight": pos(4, seed=69)})
+    call("bce_none", BCE, F.binary_cross_entropy, [p, y], {"reduction": "none"})
+    call("bce_sum", BCE, F.binary_cross_entropy, [p, y], {"reduction": "sum"})
+    call("bce_edges", BCE, F.binary_cross_entropy,
+         [torch.tensor([0., 1., 0.5]), torch.tensor([1., 0., 1.])])
+    call("bce_size_err", BCE, F.binary_cross_entropy, [p, y[0].clone()])
+    call("bce_range_err", BCE, F.binary_cross_entropy, [p + 1, y])
+    BL = FN + "binary_cross_entropy_with_logits"
+    z = rnd(3, 4, seed=70) * 4
+    call("bce_logits", BL, F.binary_cross_entropy_with_logits, [z, y])
+    call("bce_logits_pos_weight", BL, F.binary_cross_entropy_with_logits, [z, y],
+         {"pos_weight": pos(4, seed=71)})
+    call("bce_logits_weight_none", BL, F.binary_cross_entropy_with_logits, [z, y],
+         {"weight": pos(4, seed=72), "reduction": "none"})
+    call("bce_logits_sum", BL, F.binary_cross_entropy_with_logits, [z, y], {"reduction": "sum"})
+    call("bce_logits_size_err", BL, F.binary_cross_entropy_with_logits, [z, y[0].clone()])
+    ia = torch.arange(6).view(2, 3)
+    call("cross_entropy_probs_long_err", CE, F.cross_entropy, [rnd(2, 3, seed=75), ia])
+    call("cross_entropy_shape_err", CE, F.cross_entropy, [rnd(2, 3, seed=75), rnd(2, 4, seed=76)])
+    call("cross_entropy_spatial_err", CE, F.cross_entropy,
+         [rnd(2, 3, 4, seed=77), torch.zeros(2, 5, dtype=torch.long)])
+    call("cross_entropy_1d_err", CE, F.cross_entropy, [rnd(3, seed=78), torch.tensor([1, 2])])
+    call("cross_entropy_smoothing_err", CE, F.cross_entropy, [logits, target],
+         {"label_smoothing": 1.5})
+    call("cross_entropy_weight_err", CE, F.cross_entropy, [logits, target],
+         {"weight": torch.ones(4)})
+    call("nll_loss_int_target_err", NL, F.nll_loss, [lp, target.int()])
+    call("nll_loss_3d_err", NL, F.nll_loss, [rnd(2, 3, 4, seed=79), torch.zeros(2, dtype=torch.long)])
+    call("mse_loss_long_err", FN + "mse_loss", F.mse_loss, [ia, ia])
+    call("smooth_l1_loss_long_err", FN + "smooth_l1_loss", F.smooth_l1_loss, [ia, ia])
+    call("kl_div_long_err", FN + "kl_div", F.kl_div, [ia, ia])
+    call("mse_loss_shape_err", FN + "mse_loss", F.mse_loss, [rnd(2, 3, seed=80), rnd(4, seed=81)])
+    call("hardshrink_long_err", FN + "hardshrink", F.hardshrink, [ia])
+    call("softshrink_long_err", FN + "softshrink", F.softshrink, [ia])
+    call("softshrink_neg_err", FN + "softshrink", F.softshrink, [x, -0.5])
+    call("mish_long_err", FN + "mish", F.mish, [ia])
+    call("selu_long_err", FN + "selu", F.selu, [ia])
+    call("logsigmoid_long_err", FN + "logsigmoid", F.logsigmoid, [ia])
+    call("threshold_long", FN + "threshold", F.threshold, [ia, 1, 20])
+    call("celu_zero_err", FN + "celu", F.celu, [x, 0.0])
+    call("prelu_0d_err", FN + "prelu", F.prelu, [torch.tensor(1.), w3])
+    KL = FN + "kl_div"
+    q = torch.log_softmax(rnd(3, 4, seed=73), 1)
+    pt = torch.softmax(rnd(3, 4, seed=74), 1)
+    call("kl_div", KL, F.kl_div, [q, pt])
+    call("kl_div_batchmean", KL, F.kl_div, [q, pt], {"reduction": "batchmean"})
+    call("kl_div_sum", KL, F.kl_div, [q, pt], {"reduction": "sum"})
+    call("kl_div_none_zero", KL, F.kl_div, [q, torch.tensor([[0., 0.5, 0.5, 0.]] * 3)],
+         {"reduction": "none"})
+    call("kl_div_log_target", KL, F.kl_div, [q, torch.log(pt)],
+         {"reduction": "batchmean", "log_target": True})
+
+
 def state_cases():
     """Normalisations in training mode update their running statistics in place: the driver
     only sees the output, so test-nn.c checks the buffers against these."""
@@ -451,6 +620,7 @@ def main():
     interp_cases(c)
     pad_cases(c)
     shuffle_cases(c)
+    more_cases(c)
     c.write(os.path.join(HERE, "goldens", "ops", "nn.json"))
     print(f"nn.json: {len(c.cases)} cases")
 

@@ -6,7 +6,6 @@
  * addresses in the output become 0xADDRESS, as gen_models.py records them. */
 #include "run-script.h"
 
-#include <string.h>
 
 #define VARIANT_TIMEOUT_SECONDS 300
 

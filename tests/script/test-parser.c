@@ -581,6 +581,16 @@ test_deep_nesting (void)
     sc_unit_unref (unit);
   else
     sc_syntax_error_clear (&err);
+
+  /* `**` nests to the right (found by fuzzing: tests/fuzz/crashes/). */
+  g_string_assign (src, "x = ");
+  for (int i = 0; i < 100000; i++)
+    g_string_append (src, "2**");
+  g_string_append (src, "2\n");
+  unit = sc_compile ("f", src->str, src->len, &err);
+  g_assert_null (unit);
+  g_assert_cmpstr (err.cls, ==, "RecursionError");
+  sc_syntax_error_clear (&err);
 }
 
 /* \N{...} escapes need Unicode's name database, which fx does not carry: a clear

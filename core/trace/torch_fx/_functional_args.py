@@ -2,9 +2,9 @@
 # functions that are written in Python hand their arguments to __torch_function__ — and so
 # what a traced call records: the first N parameters positionally, every other parameter by
 # keyword with its default filled in (F.dropout(x, 0.1) records dropout(x, p = 0.1,
-# training = True, inplace = False)). The table was read off PyTorch 1.13 by calling each
-# function with objects that override __torch_function__; functions PyTorch implements in C
-# (F.conv2d, F.linear, F.gelu, ...) pass their arguments on as given and are not listed.
+# training = True, inplace = False)). The table is read off PyTorch 1.13 by
+# tests/conformance/gen_functional_args.py; functions PyTorch implements in C (F.conv2d,
+# F.linear, F.gelu, ...) pass their arguments on as given and are not listed.
 import torch.nn.functional as F
 
 # name: (N, parameters...), a parameter being its name when required, else (name, default).

@@ -27,17 +27,17 @@ def _class_method(self, name, default):
 
 
 @_forward_of('Identity', 'Identity')
-def identity(self, input):
+def identity(self, input: torch.Tensor):
     return input
 
 
 @_forward_of('Linear', 'Linear')
-def linear(self, input):
+def linear(self, input: torch.Tensor):
     return F.linear(input, self.weight, self.bias)
 
 
 @_forward_of('Bilinear', 'Bilinear')
-def bilinear(self, input1, input2):
+def bilinear(self, input1: torch.Tensor, input2: torch.Tensor):
     return F.bilinear(input1, input2, self.weight, self.bias)
 
 
@@ -64,7 +64,7 @@ def _reversed_padding(self):
 
 
 def _conv(function, zero_padding):
-    def forward(self, input):
+    def forward(self, input: torch.Tensor):
         weight = self.weight
         bias = self.bias
         if self.padding_mode != 'zeros':
@@ -107,7 +107,7 @@ def _transposed_output_padding(self, input, output_size, n_spatial):
 
 
 @_forward_of('ConvTranspose2d', 'ConvTranspose2d')
-def conv_transpose2d(self, input, output_size=None):
+def conv_transpose2d(self, input: torch.Tensor, output_size=None):
     if self.padding_mode != 'zeros':
         raise ValueError('Only `zeros` padding mode is supported for ConvTranspose2d')
     assert isinstance(self.padding, tuple)
@@ -116,23 +116,23 @@ def conv_transpose2d(self, input, output_size=None):
                               output_padding, self.groups, self.dilation)
 
 
-def _check_batch_norm1d(self, input):
+def _check_batch_norm1d(self, input: torch.Tensor):
     if input.dim() != 2 and input.dim() != 3:
         raise ValueError("expected 2D or 3D input (got {}D input)".format(input.dim()))
 
 
-def _check_4d(self, input):
+def _check_4d(self, input: torch.Tensor):
     if input.dim() != 4:
         raise ValueError("expected 4D input (got {}D input)".format(input.dim()))
 
 
-def _check_instance_norm2d(self, input):
+def _check_instance_norm2d(self, input: torch.Tensor):
     if input.dim() not in (3, 4):
         raise ValueError("expected 3D or 4D input (got {}D input)".format(input.dim()))
 
 
 def _batch_norm(default_check):
-    def forward(self, input):
+    def forward(self, input: torch.Tensor):
         _class_method(self, '_check_input_dim', default_check)(self, input)
         momentum = self.momentum
         factor = 0.0 if momentum is None else momentum
@@ -156,14 +156,14 @@ def _batch_norm(default_check):
     return forward
 
 
-def _instance_norm_apply(self, input):
+def _instance_norm_apply(self, input: torch.Tensor):
     return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
                            self.training or not self.track_running_stats, self.momentum,
                            self.eps)
 
 
 @_forward_of('_InstanceNorm', 'InstanceNorm2d')
-def instance_norm2d(self, input):
+def instance_norm2d(self, input: torch.Tensor):
     _class_method(self, '_check_input_dim', _check_instance_norm2d)(self, input)
     no_batch_dim = _class_method(self, '_get_no_batch_dim', lambda self: 3)(self)
     if input.dim() == no_batch_dim:
@@ -172,146 +172,146 @@ def instance_norm2d(self, input):
 
 
 @_forward_of('LayerNorm', 'LayerNorm')
-def layer_norm(self, input):
+def layer_norm(self, input: torch.Tensor):
     return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
 
 @_forward_of('GroupNorm', 'GroupNorm')
-def group_norm(self, input):
+def group_norm(self, input: torch.Tensor):
     return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
 
 @_forward_of('Dropout', 'Dropout')
-def dropout(self, input):
+def dropout(self, input: torch.Tensor):
     return F.dropout(input, self.p, self.training, self.inplace)
 
 
 @_forward_of('Dropout2d', 'Dropout2d')
-def dropout2d(self, input):
+def dropout2d(self, input: torch.Tensor):
     return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 @_forward_of('ReLU', 'ReLU')
-def relu(self, input):
+def relu(self, input: torch.Tensor):
     return F.relu(input, inplace=self.inplace)
 
 
 @_forward_of('Hardtanh', 'Hardtanh', 'ReLU6')
-def hardtanh(self, input):
+def hardtanh(self, input: torch.Tensor):
     return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
 
 @_forward_of('LeakyReLU', 'LeakyReLU')
-def leaky_relu(self, input):
+def leaky_relu(self, input: torch.Tensor):
     return F.leaky_relu(input, self.negative_slope, self.inplace)
 
 
 @_forward_of('ELU', 'ELU')
-def elu(self, input):
+def elu(self, input: torch.Tensor):
     return F.elu(input, self.alpha, self.inplace)
 
 
 @_forward_of('GELU', 'GELU')
-def gelu(self, input):
+def gelu(self, input: torch.Tensor):
     return F.gelu(input, approximate=self.approximate)
 
 
 @_forward_of('SiLU', 'SiLU')
-def silu(self, input):
+def silu(self, input: torch.Tensor):
     return F.silu(input, inplace=self.inplace)
 
 
 @_forward_of('Sigmoid', 'Sigmoid')
-def sigmoid(self, input):
+def sigmoid(self, input: torch.Tensor):
     return torch.sigmoid(input)
 
 
 @_forward_of('Tanh', 'Tanh')
-def tanh(self, input):
+def tanh(self, input: torch.Tensor):
     return torch.tanh(input)
 
 
 @_forward_of('Hardswish', 'Hardswish')
-def hardswish(self, input):
+def hardswish(self, input: torch.Tensor):
     return F.hardswish(input, self.inplace)
 
 
 @_forward_of('Hardsigmoid', 'Hardsigmoid')
-def hardsigmoid(self, input):
+def hardsigmoid(self, input: torch.Tensor):
     return F.hardsigmoid(input, self.inplace)
 
 
 @_forward_of('Softplus', 'Softplus')
-def softplus(self, input):
+def softplus(self, input: torch.Tensor):
     return F.softplus(input, self.beta, self.threshold)
 
 
 @_forward_of('Softmax', 'Softmax')
-def softmax(self, input):
+def softmax(self, input: torch.Tensor):
     return F.softmax(input, self.dim, _stacklevel=5)
 
 
 @_forward_of('LogSoftmax', 'LogSoftmax')
-def log_softmax(self, input):
+def log_softmax(self, input: torch.Tensor):
     return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
 @_forward_of('MaxPool2d', 'MaxPool2d')
-def max_pool2d(self, input):
+def max_pool2d(self, input: torch.Tensor):
     return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                         ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
 @_forward_of('AvgPool2d', 'AvgPool2d')
-def avg_pool2d(self, input):
+def avg_pool2d(self, input: torch.Tensor):
     return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                         self.count_include_pad, self.divisor_override)
 
 
 @_forward_of('AdaptiveAvgPool2d', 'AdaptiveAvgPool2d')
-def adaptive_avg_pool2d(self, input):
+def adaptive_avg_pool2d(self, input: torch.Tensor):
     return F.adaptive_avg_pool2d(input, self.output_size)
 
 
 @_forward_of('AdaptiveMaxPool2d', 'AdaptiveMaxPool2d')
-def adaptive_max_pool2d(self, input):
+def adaptive_max_pool2d(self, input: torch.Tensor):
     return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
 @_forward_of('Embedding', 'Embedding')
-def embedding(self, input):
+def embedding(self, input: torch.Tensor):
     return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                        self.scale_grad_by_freq, self.sparse)
 
 
 @_forward_of('Upsample', 'Upsample')
-def upsample(self, input):
+def upsample(self, input: torch.Tensor):
     return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
                          recompute_scale_factor=self.recompute_scale_factor)
 
 
 @_forward_of('PixelShuffle', 'PixelShuffle')
-def pixel_shuffle(self, input):
+def pixel_shuffle(self, input: torch.Tensor):
     return F.pixel_shuffle(input, self.upscale_factor)
 
 
 @_forward_of('ChannelShuffle', 'ChannelShuffle')
-def channel_shuffle(self, input):
+def channel_shuffle(self, input: torch.Tensor):
     return F.channel_shuffle(input, self.groups)
 
 
 @_forward_of('_ConstantPadNd', 'ZeroPad2d', 'ConstantPad2d')
-def constant_pad(self, input):
+def constant_pad(self, input: torch.Tensor):
     return F.pad(input, self.padding, 'constant', self.value)
 
 
 @_forward_of('Flatten', 'Flatten')
-def flatten(self, input):
+def flatten(self, input: torch.Tensor):
     return input.flatten(self.start_dim, self.end_dim)
 
 
 @_forward_of('Unflatten', 'Unflatten')
-def unflatten(self, input):
+def unflatten(self, input: torch.Tensor):
     return input.unflatten(self.dim, self.unflattened_size)
 
 

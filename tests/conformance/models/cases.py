@@ -15,6 +15,8 @@ VARIANTS = {
     # _DenseLayer asks `tensor.requires_grad` in an `if`: a Proxy cannot be a condition.
     "densenet121_memory_efficient": ("densenet", "densenet121", {"memory_efficient": True},
                                      None),
+    "lenet": ("lenet", "lenet", {}, (1, 1, 32, 32)),
+    "mnist_net": ("lenet", "mnist_net", {}, (2, 1, 28, 28)),
     "mnasnet0_5": ("mnasnet", "mnasnet0_5", {"num_classes": 10}, (1, 3, 64, 64)),
     "mnasnet1_0": ("mnasnet", "mnasnet1_0", {}, None),
     # no output check: its logits are ~1e-10, where summation order shows in the 5th digit

@@ -2,7 +2,10 @@
 # goldens/models/VARIANT.* hold; test-models.c compares the two.
 import sys
 
-import mobilenetv2
+import torchvision.models.mobilenetv2
+
+# (torchvision.models.mobilenetv2 the attribute may be a factory function of the same name)
+mobilenetv2 = sys.modules["torchvision.models.mobilenetv2"]
 import cases
 
 cases.run(mobilenetv2, sys.argv[1])

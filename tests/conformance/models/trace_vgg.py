@@ -2,7 +2,10 @@
 # goldens/models/VARIANT.* hold; test-models.c compares the two.
 import sys
 
-import vgg
+import torchvision.models.vgg
+
+# (torchvision.models.vgg the attribute may be a factory function of the same name)
+vgg = sys.modules["torchvision.models.vgg"]
 import cases
 
 cases.run(vgg, sys.argv[1])

@@ -1,0 +1,22 @@
+# Seed 002, "Checking Correctness of Modules": the torch.allclose line. Completion: the
+# definitions of the preceding example (018) without its failing assert.
+import torch
+import torch.fx
+import torchvision.models as models
+
+def transform(m : torch.nn.Module) -> torch.nn.Module:
+    gm = torch.fx.symbolic_trace(m)
+
+    # Imagine we're doing some transforms here
+    # <...>
+
+    gm.recompile()
+
+    return gm
+
+resnet18 = models.resnet18()
+transformed_resnet18 = transform(resnet18)
+
+input_image = torch.randn(5, 3, 224, 224)
+
+assert torch.allclose(resnet18(input_image), transformed_resnet18(input_image))
