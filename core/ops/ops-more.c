@@ -1,7 +1,7 @@
-/* ops-more.c: registry entries of commonly used ops added late: triangular/diagonal/outer
- * products, repeat_interleave, meshgrid, einsum, cdist, diff, and torch.nn.functional
- * activations (logsigmoid, shrinks, glu, mish, selu, ...) and losses with PyTorch 1.13's
- * signatures. Kernels compute in float64 and return the input's floating dtype. */
+/* ops-more.c: registry entries of commonly used ops added late: triu/tril/diag/diagonal/trace,
+ * outer, repeat_interleave, meshgrid, einsum, cdist, diff, and torch.nn.functional
+ * activations (logsigmoid, shrinks, glu, mish, selu, ...), distances and losses with
+ * PyTorch 1.13's signatures. Numeric kernels compute in float64 and return the inputs' dtype. */
 #include "ops/op-table.h"
 #include "tensor/elementwise.h"
 #include "tensor/reduce.h"
@@ -576,6 +576,9 @@ ein_permute (const EinOperand *op, const char *order, int n, GError **error)
   return fx_tensor_permute (op->t, n, perm, error);
 }
 
+static gboolean einsum_chain (const char *eq, const FxValue *list, FxValue *result,
+                              GError **error);
+
 static gboolean
 k_einsum (const FxValue *argv, FxValue *result, GError **error)
 {
@@ -589,6 +592,8 @@ k_einsum (const FxValue *argv, FxValue *result, GError **error)
   EinOperand ops[2] = { { NULL, 0, "" }, { NULL, 0, "" } };
   gboolean ok = FALSE;
 
+  if (n_ops > 2 && strchr (eq, '.') == NULL)
+    return einsum_chain (eq, list, result, error);
   for (int i = 0; i < 256; i++)
     sizes[i] = -1;
   for (const char *p = eq; *p; p++)
@@ -600,7 +605,8 @@ k_einsum (const FxValue *argv, FxValue *result, GError **error)
           if (explicit_out)
             return fail (error, "einsum(): found ',' for operand %d after '->'", cur + 1);
           if (++cur >= 2)
-            return fail (error, "einsum(): only equations with one or two operands are supported");
+            return fail (error, "einsum(): more than two operands with an ellipsis are not "
+                         "supported");
           continue;
         }
       if (*p == '-' && p[1] == '>')
@@ -612,7 +618,22 @@ k_einsum (const FxValue *argv, FxValue *result, GError **error)
           continue;
         }
       if (*p == '.')
-        return fail (error, "einsum(): ellipsis ('...') is not supported");
+        {
+          /* "..." is kept as one '.' until the operands' ranks are known */
+          char *seen = explicit_out ? outs : subs[cur];
+          if (p[1] != '.' || p[2] != '.')
+            return fail (error, "einsum(): found '.' for operand %d that is not part of any "
+                         "ellipsis", cur);
+          if (memchr (seen, '.', explicit_out ? n_out : n_subs[cur]) != NULL)
+            return fail (error, "einsum(): found '.' for operand %d for which an ellipsis was "
+                         "already found", cur);
+          if (explicit_out)
+            outs[n_out++] = '.';
+          else
+            subs[cur][n_subs[cur]++] = '.';
+          p += 2;
+          continue;
+        }
       if (!g_ascii_isalpha (*p))
         return fail (error, "einsum(): invalid subscript given at index %d in the equation "
                      "string, subscripts must be in [a-zA-Z]", (int) (p - eq));
@@ -636,10 +657,61 @@ k_einsum (const FxValue *argv, FxValue *result, GError **error)
     return fail (error, "einsum(): fewer operands were provided than specified in the equation");
   if (cur + 1 < n_ops)
     return fail (error, "einsum(): more operands were provided than specified in the equation");
-  if (!explicit_out)
+  /* The ellipsis becomes placeholder subscripts \1, \2, ... for the broadcast dims,
+   * right-aligned across operands. */
+  int n_ell = 0;
+  for (int k = 0; k <= cur; k++)
     {
-      /* implicit output: letters seen exactly once, in alphabetical order */
+      char *dot = memchr (subs[k], '.', n_subs[k]);
+      if (dot == NULL)
+        continue;
+      int nd = list->seq->items[k].tensor->ndim, e = nd - (n_subs[k] - 1);
+      if (e < 0)
+        return fail (error, "einsum(): the number of subscripts in the equation (%d) is more "
+                     "than the number of dimensions (%d) for operand %d", n_subs[k] - 1, nd, k);
+      n_ell = MAX (n_ell, e);
+    }
+  for (int k = 0; k <= cur; k++)
+    {
+      char *dot = memchr (subs[k], '.', n_subs[k]);
+      if (dot == NULL)
+        continue;
+      int e = list->seq->items[k].tensor->ndim - (n_subs[k] - 1), at = (int) (dot - subs[k]);
+      char tail[64];
+      int n_tail = n_subs[k] - at - 1;
+      if (n_subs[k] - 1 + e >= 63)
+        return fail (error, "einsum(): too many subscripts");
+      memcpy (tail, dot + 1, n_tail);
+      for (int j = 0; j < e; j++)
+        subs[k][at + j] = (char) (1 + n_ell - e + j);
+      memcpy (subs[k] + at + e, tail, n_tail);
+      n_subs[k] += e - 1;
+      subs[k][n_subs[k]] = '\0';
+    }
+  if (explicit_out)
+    {
+      char *dot = memchr (outs, '.', n_out);
+      if (dot != NULL)
+        {
+          int at = (int) (dot - outs), n_tail = n_out - at - 1;
+          char tail[64];
+          if (n_out - 1 + n_ell > FX_TENSOR_MAX_DIMS)
+            return fail (error, "einsum(): too many output subscripts");
+          memcpy (tail, dot + 1, n_tail);
+          for (int j = 0; j < n_ell; j++)
+            outs[at + j] = (char) (1 + j);
+          memcpy (outs + at + n_ell, tail, n_tail);
+          n_out += n_ell - 1;
+          outs[n_out] = '\0';
+        }
+    }
+  else
+    {
+      /* implicit output: the ellipsis dims, then the letters seen exactly once in
+       * alphabetical order */
       int count[256] = { 0 };
+      for (int j = 0; j < n_ell; j++)
+        outs[n_out++] = (char) (1 + j);
       for (int k = 0; k <= cur; k++)
         for (int i = 0; i < n_subs[k]; i++)
           count[(unsigned char) subs[k][i]]++;
@@ -1057,45 +1129,6 @@ k_normalize (const FxValue *argv, FxValue *result, GError **error)
   return fx_result_tensor (result, r);
 }
 
-static gboolean
-k_cosine_similarity (const FxValue *argv, FxValue *result, GError **error)
-{
-  FxTensor *a = argv[0].tensor, *b = argv[1].tensor;
-  int64_t dim = fx_arg_int (&argv[2]);
-  double eps = fx_arg_float (&argv[3]);
-  FxTensor *ab = fx_tensor_mul (a, b, error);
-  if (ab == NULL)
-    return FALSE;
-  int d;
-  if (!wrap_dim (dim, ab->ndim, &d, error))
-    {
-      fx_tensor_unref (ab);
-      return FALSE;
-    }
-  int64_t dd = d;
-  FxTensor *aa = fx_tensor_mul (a, a, error), *bb = fx_tensor_mul (b, b, error);
-  FxTensor *sab = fx_tensor_sum (ab, &dd, 1, FALSE, FX_DTYPE_N, error);
-  int64_t ad = d - (ab->ndim - a->ndim), bd = d - (ab->ndim - b->ndim);
-  /* broadcasting the squares first keeps dims aligned */
-  FxTensor *aae = fx_tensor_expand (aa, ab->ndim, ab->shape, error);
-  FxTensor *bbe = fx_tensor_expand (bb, ab->ndim, ab->shape, error);
-  (void) ad; (void) bd;
-  FxTensor *saa = fx_tensor_sum (aae, &dd, 1, FALSE, FX_DTYPE_N, error);
-  FxTensor *sbb = fx_tensor_sum (bbe, &dd, 1, FALSE, FX_DTYPE_N, error);
-  fx_tensor_unref (ab); fx_tensor_unref (aa); fx_tensor_unref (bb);
-  fx_tensor_unref (aae); fx_tensor_unref (bbe);
-  FxDType dt = sab->dtype;
-  FxTensor *n1 = as_f64 (sab), *n2 = as_f64 (saa), *n3 = as_f64 (sbb);
-  fx_tensor_unref (sab); fx_tensor_unref (saa); fx_tensor_unref (sbb);
-  double *p = fx_tensor_data (n1);
-  const double *q = fx_tensor_data (n2), *s = fx_tensor_data (n3);
-  for (int64_t i = 0, n = numel_of (n1->ndim, n1->shape); i < n; i++)
-    p[i] = p[i] / sqrt (MAX (q[i] * s[i], eps * eps));
-  fx_tensor_unref (n2);
-  fx_tensor_unref (n3);
-  return fx_result_tensor (result, finish (n1, dt));
-}
-
 /* ------------------------------------------------------------------ losses */
 
 typedef enum { RED_NONE, RED_MEAN, RED_SUM, RED_BATCHMEAN } Reduction;
@@ -1430,7 +1463,7 @@ nll_core (FxTensor *logp, FxTensor *target, FxTensor *weight, int64_t ignore_ind
   int64_t shape[FX_TENSOR_MAX_DIMS], ns = N * inner;
   memcpy (shape, target->shape, sizeof shape);
   FxTensor *out = fx_tensor_new_uninit (FX_DTYPE_FLOAT64, target->ndim, shape);
-  double *o = fx_tensor_data (out), wsum = 0.0, total = 0.0, smooth_total = 0.0;
+  double *o = fx_tensor_data (out), wsum = 0.0, total = 0.0;
   int64_t counted = 0;
   for (int64_t s = 0; s < ns; s++)
     {
@@ -1455,7 +1488,6 @@ nll_core (FxTensor *logp, FxTensor *target, FxTensor *weight, int64_t ignore_ind
           double sm = 0.0;
           for (int64_t j = 0; j < C; j++)
             sm -= (w ? w[j] : 1.0) * p[(n * C + j) * inner + k];
-          smooth_total += sm;
           l = (1.0 - smoothing) * l + smoothing / C * sm;
         }
       o[s] = l;
@@ -1475,7 +1507,6 @@ nll_core (FxTensor *logp, FxTensor *target, FxTensor *weight, int64_t ignore_ind
     v = total / counted;  /* smoothing without weights averages over the counted targets */
   else
     v = total / wsum;
-  (void) smooth_total;
   fx_tensor_unref (out);
   return fx_tensor_scalar_double (FX_DTYPE_FLOAT64, v);
 }
@@ -1581,6 +1612,86 @@ k_selu1 (const FxValue *argv, FxValue *result, GError **error)
   return fx_result_tensor (result, map_unary (argv[0].tensor, f_selu, 0, 0, "elu_cpu", error));
 }
 
+/* Three or more operands without an ellipsis: contracted pairwise, left to right, each
+ * step keeping the subscripts that the output or a later operand still uses. */
+static gboolean
+einsum_chain (const char *eq, const FxValue *list, FxValue *result, GError **error)
+{
+  g_autofree char *clean = g_strdup (eq);
+  char *w = clean;
+  for (const char *p = eq; *p; p++)
+    if (*p != ' ')
+      *w++ = *p;
+  *w = '\0';
+  char *arrow = strstr (clean, "->");
+  g_autofree char *out = NULL;
+  if (arrow)
+    {
+      out = g_strdup (arrow + 2);
+      *arrow = '\0';
+    }
+  g_auto (GStrv) parts = g_strsplit (clean, ",", -1);
+  int n = (int) g_strv_length (parts);
+  if (n != (int) list->seq->len)
+    return fail (error, n > (int) list->seq->len
+                 ? "einsum(): fewer operands were provided than specified in the equation"
+                 : "einsum(): more operands were provided than specified in the equation");
+  if (out == NULL)
+    {
+      int count[256] = { 0 };
+      GString *o = g_string_new (NULL);
+      for (int k = 0; k < n; k++)
+        for (const char *c = parts[k]; *c; c++)
+          count[(unsigned char) *c]++;
+      for (int c = 'A'; c <= 'z'; c++)
+        if (count[c] == 1 && g_ascii_isalpha (c))
+          g_string_append_c (o, (char) c);
+      out = g_string_free (o, FALSE);
+    }
+  FxValue acc = fx_value_copy (&list->seq->items[0]);
+  g_autofree char *acc_subs = g_strdup (parts[0]);
+  gboolean ok = TRUE;
+  for (int k = 1; k < n && ok; k++)
+    {
+      GString *keep = g_string_new (NULL);
+      g_autofree char *both = g_strconcat (acc_subs, parts[k], NULL);
+      for (const char *c = both; *c; c++)
+        {
+          gboolean needed = strchr (out, *c) != NULL;
+          for (int j = k + 1; j < n && !needed; j++)
+            needed = strchr (parts[j], *c) != NULL;
+          if (k == n - 1)
+            needed = FALSE;
+          if (needed && strchr (keep->str, *c) == NULL)
+            g_string_append_c (keep, *c);
+        }
+      g_autofree char *step_out = g_string_free (keep, FALSE);
+      g_autofree char *step = g_strdup_printf ("%s,%s->%s", acc_subs, parts[k],
+                                               k == n - 1 ? out : step_out);
+      FxSeq *pair = fx_seq_new (0);
+      fx_seq_append (pair, fx_value_copy (&acc));
+      fx_seq_append (pair, fx_value_copy (&list->seq->items[k]));
+      FxValue args[2] = { fx_value_str (step), fx_value_take_tuple (pair) }, next;
+      ok = k_einsum (args, &next, error);
+      fx_value_clear (&args[0]);
+      fx_value_clear (&args[1]);
+      if (ok)
+        {
+          fx_value_clear (&acc);
+          acc = next;
+          g_free (acc_subs);
+          acc_subs = g_strdup (step_out);
+        }
+    }
+  if (!ok)
+    {
+      fx_value_clear (&acc);
+      return FALSE;
+    }
+  *result = acc;
+  return TRUE;
+}
+
 static gboolean
 k_einsum_n (const FxValue *argv, int n, FxValue *result, GError **error)
 {
@@ -1604,6 +1715,412 @@ static gboolean
 k_einsum2 (const FxValue *argv, FxValue *result, GError **error)
 {
   return k_einsum_n (argv, 2, result, error);
+}
+
+static gboolean
+k_einsum3 (const FxValue *argv, FxValue *result, GError **error)
+{
+  return k_einsum_n (argv, 3, result, error);
+}
+
+/* ------------------------------------------------------------------ late additions */
+
+static gboolean
+k_softsign (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *x = argv[0].tensor;
+  FxTensor *a = fx_tensor_unary (FX_UNARY_ABS, x, 0, 0, error);
+  FxTensor *d = a ? fx_tensor_add_scalar (a, 1.0, error) : NULL;
+  FxTensor *r = d ? fx_tensor_div (x, d, error) : NULL;
+  if (a) fx_tensor_unref (a);
+  if (d) fx_tensor_unref (d);
+  return fx_result_tensor (result, r);
+}
+
+static gboolean
+k_tanhshrink (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *x = argv[0].tensor;
+  FxTensor *t = fx_tensor_tanh (x, error);
+  FxTensor *r = t ? fx_tensor_sub (x, t, error) : NULL;
+  if (t) fx_tensor_unref (t);
+  return fx_result_tensor (result, r);
+}
+
+static double
+l_huber (double x, double y, double delta)
+{
+  double d = fabs (x - y);
+  return d < delta ? 0.5 * d * d : delta * (d - 0.5 * delta);
+}
+
+/* huber_loss(input, target, reduction='mean', delta=1.0) */
+static gboolean
+k_huber_loss (const FxValue *argv, FxValue *result, GError **error)
+{
+  double delta = fx_arg_float (&argv[3]);
+  if (delta <= 0)
+    return fail (error, "huber_loss does not support non-positive values for delta.");
+  FxValue args[5] = { argv[0], argv[1], fx_value_none (), fx_value_none (), argv[2] };
+  return pair_loss (args, l_huber, delta, FALSE, "huber_cpu", result, error);
+}
+
+static FxTensor *
+diagonal_view (FxTensor *x, int64_t offset, int64_t dim1_arg, int64_t dim2_arg, GError **error)
+{
+  int d1, d2;
+  if (!wrap_dim (dim1_arg, x->ndim, &d1, error) || !wrap_dim (dim2_arg, x->ndim, &d2, error))
+    return NULL;
+  if (d1 == d2)
+    {
+      fail (error, "diagonal dimensions cannot be identical %" G_GINT64_FORMAT ", %"
+            G_GINT64_FORMAT, dim1_arg, dim2_arg);
+      return NULL;
+    }
+  int64_t shape[FX_TENSOR_MAX_DIMS], strides[FX_TENSOR_MAX_DIMS], start = x->offset, len;
+  if (offset >= 0)
+    {
+      len = MAX (0, MIN (x->shape[d1], x->shape[d2] - offset));
+      if (len > 0)
+        start += offset * x->strides[d2];
+    }
+  else
+    {
+      len = MAX (0, MIN (x->shape[d1] + offset, x->shape[d2]));
+      if (len > 0)
+        start -= offset * x->strides[d1];
+    }
+  int n = 0;
+  for (int i = 0; i < x->ndim; i++)
+    if (i != d1 && i != d2)
+      {
+        shape[n] = x->shape[i];
+        strides[n++] = x->strides[i];
+      }
+  shape[n] = len;
+  strides[n++] = x->strides[d1] + x->strides[d2];
+  return fx_tensor_as_strided (x, n, shape, strides, start, error);
+}
+
+static gboolean
+k_diagonal (const FxValue *argv, FxValue *result, GError **error)
+{
+  return fx_result_tensor (result, diagonal_view (argv[0].tensor, fx_arg_int (&argv[1]),
+                                                  fx_arg_int (&argv[2]), fx_arg_int (&argv[3]),
+                                                  error));
+}
+
+static gboolean
+k_trace (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *x = argv[0].tensor;
+  if (x->ndim != 2)
+    return fail (error, "trace: expected a matrix, but got tensor with dim %d", x->ndim);
+  FxTensor *d = diagonal_view (x, 0, 0, 1, error);
+  if (d == NULL)
+    return FALSE;
+  FxTensor *r = fx_tensor_sum (d, NULL, 0, FALSE, FX_DTYPE_N, error);
+  fx_tensor_unref (d);
+  return fx_result_tensor (result, r);
+}
+
+static gboolean
+k_pairwise_distance (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor;
+  FxTensor *d = fx_tensor_sub (a, b, error);
+  FxTensor *e = d ? fx_tensor_add_scalar (d, fx_arg_float (&argv[3]), error) : NULL;
+  if (d) fx_tensor_unref (d);
+  if (e == NULL)
+    return FALSE;
+  int64_t dim = -1;
+  FxTensor *r = fx_tensor_norm (e, fx_arg_float (&argv[2]), &dim, e->ndim ? 1 : 0,
+                                fx_arg_bool (&argv[4]), FX_DTYPE_N, error);
+  fx_tensor_unref (e);
+  return fx_result_tensor (result, r);
+}
+
+/* Each operand is divided by its norm (squared norm clamped to eps^2) before the dot
+ * product, as PyTorch 1.13 does. */
+static gboolean
+k_cosine_similarity (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor, *da, *db;
+  double eps = fx_arg_float (&argv[3]);
+  int d;
+  if (!broadcast_pair (a, b, &da, &db, error))
+    return FALSE;
+  if (!wrap_dim (fx_arg_int (&argv[2]), da->ndim, &d, error))
+    {
+      fx_tensor_unref (da);
+      fx_tensor_unref (db);
+      return FALSE;
+    }
+  int nd = da->ndim;
+  int64_t len = nd ? da->shape[d] : 1, outer = numel_of (d, da->shape);
+  int64_t inner = nd ? numel_of (nd - d - 1, da->shape + d + 1) : 1;
+  int64_t shape[FX_TENSOR_MAX_DIMS];
+  int n = 0;
+  for (int i = 0; i < nd; i++)
+    if (i != d)
+      shape[n++] = da->shape[i];
+  FxTensor *out = fx_tensor_new_uninit (FX_DTYPE_FLOAT64, n, shape);
+  const double *pa = fx_tensor_data (da), *pb = fx_tensor_data (db);
+  double *o = fx_tensor_data (out);
+  for (int64_t i = 0; i < outer; i++)
+    for (int64_t k = 0; k < inner; k++)
+      {
+        double s1 = 0, s2 = 0, dot = 0;
+        for (int64_t j = 0; j < len; j++)
+          {
+            double x = pa[(i * len + j) * inner + k], y = pb[(i * len + j) * inner + k];
+            s1 += x * x;
+            s2 += y * y;
+          }
+        double n1 = sqrt (MAX (s1, eps * eps)), n2 = sqrt (MAX (s2, eps * eps));
+        for (int64_t j = 0; j < len; j++)
+          dot += (pa[(i * len + j) * inner + k] / n1) * (pb[(i * len + j) * inner + k] / n2);
+        o[i * inner + k] = dot;
+      }
+  fx_tensor_unref (da);
+  fx_tensor_unref (db);
+  return fx_result_tensor (result, finish (out, fx_dtype_promote (a->dtype, b->dtype)));
+}
+
+static gboolean
+k_atan2 (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor, *da, *db;
+  FxDType dt = fx_dtype_promote (a->dtype, b->dtype);
+  if (!fx_dtype_is_floating (dt))
+    dt = FX_DTYPE_FLOAT32;
+  if (!broadcast_pair (a, b, &da, &db, error))
+    return FALSE;
+  double *pa = fx_tensor_data (da);
+  const double *pb = fx_tensor_data (db);
+  for (int64_t i = 0, n = numel_of (da->ndim, da->shape); i < n; i++)
+    pa[i] = atan2 (pa[i], pb[i]);
+  fx_tensor_unref (db);
+  return fx_result_tensor (result, finish (da, dt));
+}
+
+/* lerp(input, end, weight: Scalar) */
+static gboolean
+k_lerp (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor, *da, *db;
+  double w = fx_arg_float (&argv[2]);
+  if (a->dtype != b->dtype)
+    return fail (error, "expected dtype %s for `end` but got dtype %s",
+                 fx_dtype_typemeta_name (a->dtype), fx_dtype_typemeta_name (b->dtype));
+  if (!fx_dtype_is_floating (a->dtype))
+    return fail (error, "\"lerp_kernel_scalar\" not implemented for '%s'",
+                 fx_dtype_scalar_type_name (a->dtype));
+  if (!broadcast_pair (a, b, &da, &db, error))
+    return FALSE;
+  double *pa = fx_tensor_data (da);
+  const double *pb = fx_tensor_data (db);
+  for (int64_t i = 0, n = numel_of (da->ndim, da->shape); i < n; i++)
+    pa[i] = fabs (w) < 0.5 ? pa[i] + w * (pb[i] - pa[i]) : pb[i] - (pb[i] - pa[i]) * (1.0 - w);
+  fx_tensor_unref (db);
+  return fx_result_tensor (result, finish (da, a->dtype));
+}
+
+static double f_nan_to_num (double x, double nan_v, double unused) { (void) unused; return isnan (x) ? nan_v : x; }
+
+static gboolean
+k_nan_to_num (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *x = argv[0].tensor;
+  if (!fx_dtype_is_floating (x->dtype))
+    return fx_result_tensor (result, fx_tensor_clone (x));
+  double big = x->dtype == FX_DTYPE_FLOAT64 ? G_MAXDOUBLE
+               : x->dtype == FX_DTYPE_FLOAT16 ? 65504.0 : (double) G_MAXFLOAT;
+  double posinf = fx_arg_is_none (&argv[2]) ? big : fx_arg_float (&argv[2]);
+  double neginf = fx_arg_is_none (&argv[3]) ? -big : fx_arg_float (&argv[3]);
+  FxTensor *d = as_f64 (x);
+  double *p = fx_tensor_data (d);
+  double nan_v = fx_arg_is_none (&argv[1]) ? 0.0 : fx_arg_float (&argv[1]);
+  for (int64_t i = 0, n = numel_of (d->ndim, d->shape); i < n; i++)
+    p[i] = isinf (p[i]) ? (p[i] > 0 ? posinf : neginf) : f_nan_to_num (p[i], nan_v, 0);
+  return fx_result_tensor (result, finish (d, x->dtype));
+}
+
+/* tensordot(a, b, dims): dims is an int (last n of a with first n of b) or two lists. */
+static gboolean
+k_tensordot (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor;
+  const FxValue *dims = &argv[2];
+  int64_t da[FX_TENSOR_MAX_DIMS], db[FX_TENSOR_MAX_DIMS];
+  int n;
+  if (dims->kind == FX_VALUE_INT || dims->kind == FX_VALUE_BOOL)
+    {
+      int64_t k = fx_arg_int (dims);
+      if (k < 0)
+        return fail (error, "tensordot expects dims >= 0, but got dims=%" G_GINT64_FORMAT, k);
+      if (k > FX_TENSOR_MAX_DIMS)
+        k = FX_TENSOR_MAX_DIMS + 1;   /* more than any tensor has: the range error follows */
+      n = (int) MIN (k, FX_TENSOR_MAX_DIMS);
+      for (int i = 0; i < n; i++)
+        {
+          da[i] = i - k;   /* PyTorch counts a's dims from the end */
+          db[i] = i;
+        }
+    }
+  else if ((dims->kind == FX_VALUE_TUPLE || dims->kind == FX_VALUE_LIST) && dims->seq->len == 2)
+    {
+      const FxValue *l0 = &dims->seq->items[0], *l1 = &dims->seq->items[1];
+      if (l0->kind == FX_VALUE_INT && l1->kind == FX_VALUE_INT)
+        {
+          n = 1;
+          da[0] = l0->i;
+          db[0] = l1->i;
+        }
+      else
+        {
+          int n0 = fx_arg_int_list (l0, da, FX_TENSOR_MAX_DIMS);
+          int n1 = fx_arg_int_list (l1, db, FX_TENSOR_MAX_DIMS);
+          if (n0 != n1)
+            return fail (error, "both dimension lists should have same length");
+          n = MIN (n0, FX_TENSOR_MAX_DIMS);
+        }
+    }
+  else
+    return fail (error, "tensordot expects dims to be an int or a pair of dimension lists");
+  gboolean used_a[FX_TENSOR_MAX_DIMS] = { FALSE }, used_b[FX_TENSOR_MAX_DIMS] = { FALSE };
+  int perm_a[FX_TENSOR_MAX_DIMS], perm_b[FX_TENSOR_MAX_DIMS], pa = 0, pb = 0;
+  int64_t out_shape[FX_TENSOR_MAX_DIMS], M = 1, N = 1, K = 1;
+  int n_out = 0;
+  int wa[FX_TENSOR_MAX_DIMS], wb[FX_TENSOR_MAX_DIMS];
+  for (int i = 0; i < n; i++)
+    {
+      if (!wrap_dim (da[i], a->ndim, &wa[i], error) || !wrap_dim (db[i], b->ndim, &wb[i], error))
+        return FALSE;
+      if (a->shape[wa[i]] != b->shape[wb[i]])
+        return fail (error, "contracted dimensions need to match, but first has size %"
+                     G_GINT64_FORMAT " in dim %" G_GINT64_FORMAT " and second has size %"
+                     G_GINT64_FORMAT " in dim %" G_GINT64_FORMAT,
+                     a->shape[wa[i]], da[i], b->shape[wb[i]], db[i]);
+      used_a[wa[i]] = used_b[wb[i]] = TRUE;
+      K *= a->shape[wa[i]];
+    }
+  for (int i = 0; i < a->ndim; i++)
+    if (!used_a[i])
+      {
+        perm_a[pa++] = i;
+        out_shape[n_out++] = a->shape[i];
+        M *= a->shape[i];
+      }
+  for (int i = 0; i < n; i++)
+    perm_a[pa++] = wa[i];
+  for (int i = 0; i < n; i++)
+    perm_b[pb++] = wb[i];
+  for (int i = 0; i < b->ndim; i++)
+    if (!used_b[i])
+      {
+        perm_b[pb++] = i;
+        out_shape[n_out++] = b->shape[i];
+        N *= b->shape[i];
+      }
+  if (pa != a->ndim || pb != b->ndim)
+    return fail (error, "tensordot: a dimension is contracted more than once");
+  int64_t sa[2] = { M, K }, sb[2] = { K, N };
+  FxTensor *ta = fx_tensor_permute (a, a->ndim, perm_a, error);
+  FxTensor *tb = ta ? fx_tensor_permute (b, b->ndim, perm_b, error) : NULL;
+  FxTensor *ma = tb ? fx_tensor_reshape (ta, 2, sa, error) : NULL;
+  FxTensor *mb = ma ? fx_tensor_reshape (tb, 2, sb, error) : NULL;
+  FxTensor *prod = mb ? fx_tensor_mm (ma, mb, error) : NULL;
+  FxTensor *r = prod ? fx_tensor_reshape (prod, n_out, out_shape, error) : NULL;
+  if (ta) fx_tensor_unref (ta);
+  if (tb) fx_tensor_unref (tb);
+  if (ma) fx_tensor_unref (ma);
+  if (mb) fx_tensor_unref (mb);
+  if (prod) fx_tensor_unref (prod);
+  return fx_result_tensor (result, r);
+}
+
+/* tril_indices / triu_indices(row, col, offset, *, dtype, layout, device): a 2 x N tensor of
+ * the (row, col) coordinates in the triangle, row-major. */
+static gboolean
+tri_indices (const FxValue *argv, gboolean upper, FxValue *result, GError **error)
+{
+  int64_t rows = fx_arg_int (&argv[0]), cols = fx_arg_int (&argv[1]), off = fx_arg_int (&argv[2]);
+  FxDType dt = argv[3].kind == FX_VALUE_DTYPE ? argv[3].dtype : FX_DTYPE_INT64;
+  const char *name = upper ? "triu_indices" : "tril_indices";
+  if (rows < 0)
+    return fail (error, "row must be non-negative, got%" G_GINT64_FORMAT, rows);
+  if (cols < 0)
+    return fail (error, "col must be non-negative, got%" G_GINT64_FORMAT, cols);
+  if (dt != FX_DTYPE_INT64 && dt != FX_DTYPE_INT32)
+    return fail (error, "\"%s\" not implemented for '%s'", name, fx_dtype_scalar_type_name (dt));
+  int64_t count = 0;
+  for (int64_t i = 0; i < rows; i++)
+    {
+      /* columns j with j - i >= off (upper) or j - i <= off (lower) */
+      int64_t lo = upper ? MAX (0, i + off) : 0, hi = upper ? cols : MIN (cols, i + off + 1);
+      count += MAX (0, hi - lo);
+    }
+  int64_t shape[2] = { 2, count };
+  FxTensor *r = fx_tensor_new_uninit (FX_DTYPE_INT64, 2, shape);
+  int64_t *p = fx_tensor_data (r), k = 0;
+  for (int64_t i = 0; i < rows; i++)
+    {
+      int64_t lo = upper ? MAX (0, i + off) : 0, hi = upper ? cols : MIN (cols, i + off + 1);
+      for (int64_t j = lo; j < hi; j++, k++)
+        {
+          p[k] = i;
+          p[count + k] = j;
+        }
+    }
+  FxTensor *c = fx_tensor_to_dtype (r, dt);
+  fx_tensor_unref (r);
+  return fx_result_tensor (result, c);
+}
+
+static gboolean
+k_tril_indices (const FxValue *argv, FxValue *result, GError **error)
+{
+  return tri_indices (argv, FALSE, result, error);
+}
+
+static gboolean
+k_triu_indices (const FxValue *argv, FxValue *result, GError **error)
+{
+  return tri_indices (argv, TRUE, result, error);
+}
+
+static double p_logaddexp (double x, double y) { double m = MAX (x, y); return isinf (m) && x == y ? x : m + log1p (exp (-fabs (x - y))); }
+static double p_hypot (double x, double y) { return hypot (x, y); }
+
+static gboolean
+float_pair_map (const FxValue *argv, double (*fn) (double, double), const char *name,
+                FxValue *result, GError **error)
+{
+  FxTensor *a = argv[0].tensor, *b = argv[1].tensor, *da, *db;
+  FxDType dt = fx_dtype_promote (a->dtype, b->dtype);
+  if (!fx_dtype_is_floating (dt))
+    return fail (error, "\"%s\" not implemented for '%s'", name, fx_dtype_scalar_type_name (dt));
+  if (!broadcast_pair (a, b, &da, &db, error))
+    return FALSE;
+  double *pa = fx_tensor_data (da);
+  const double *pb = fx_tensor_data (db);
+  for (int64_t i = 0, n = numel_of (da->ndim, da->shape); i < n; i++)
+    pa[i] = fn (pa[i], pb[i]);
+  fx_tensor_unref (db);
+  return fx_result_tensor (result, finish (da, dt));
+}
+
+static gboolean
+k_logaddexp (const FxValue *argv, FxValue *result, GError **error)
+{
+  return float_pair_map (argv, p_logaddexp, "logaddexp_cpu", result, error);
+}
+
+static gboolean
+k_hypot (const FxValue *argv, FxValue *result, GError **error)
+{
+  return float_pair_map (argv, p_hypot, "hypot_cpu", result, error);
 }
 
 /* ------------------------------------------------------------------ table */
@@ -1669,7 +2186,8 @@ const FxOpDef fx_op_defs_more[] = {
     "Einstein summation over one or two operands", PYFN,
     { { "einsum(str equation, Tensor[] operands) -> Tensor", k_einsum },
       { "einsum(str equation, Tensor a) -> Tensor", k_einsum1 },
-      { "einsum(str equation, Tensor a, Tensor b) -> Tensor", k_einsum2 } } },
+      { "einsum(str equation, Tensor a, Tensor b) -> Tensor", k_einsum2 },
+      { "einsum(str equation, Tensor a, Tensor b, Tensor c) -> Tensor", k_einsum3 } } },
   { FX_OP_FUNCTION, "torch.functional.cdist", { "torch.cdist", NULL }, "linalg",
     "Pairwise p-norm distances between row sets", PYFN,
     { { "cdist(Tensor x1, Tensor x2, float p=2.0, "
@@ -1757,5 +2275,66 @@ const FxOpDef fx_op_defs_more[] = {
     { { "binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, "
         "bool? size_average=None, bool? reduce=None, str reduction='mean', "
         "Tensor? pos_weight=None) -> Tensor", k_bce_with_logits } } },
+  { FX_OP_FUNCTION, "torch.nn.functional.huber_loss", { NULL }, "loss",
+    "Quadratic below delta, linear above", 0,
+    { { "huber_loss(Tensor input, Tensor target, str reduction='mean', float delta=1.0) "
+        "-> Tensor", k_huber_loss } } },
+  { FX_OP_FUNCTION, "torch.nn.functional.softsign", { NULL }, "activation", "x / (1 + |x|)", 0,
+    { { "softsign(Tensor input) -> Tensor", k_softsign } } },
+  { FX_OP_FUNCTION, "torch.nn.functional.tanhshrink", { NULL }, "activation", "x - tanh(x)", 0,
+    { { "tanhshrink(Tensor input) -> Tensor", k_tanhshrink } } },
+  { FX_OP_FUNCTION, "torch.pairwise_distance", { "torch.nn.functional.pairwise_distance", NULL },
+    "distance", "p-norm of x1 - x2 + eps over the last dim", 0,
+    { { "pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, "
+        "bool keepdim=False) -> Tensor", k_pairwise_distance } } },
+  { FX_OP_FUNCTION, "torch.diagonal", { NULL }, "shape", "View of a diagonal of two dims", 0,
+    { { "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+        k_diagonal } } },
+  { FX_OP_METHOD, "Tensor.diagonal", { NULL }, "shape", "View of a diagonal of two dims", 0,
+    { { "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+        k_diagonal } } },
+  { FX_OP_FUNCTION, "torch.trace", { NULL }, "reduction", "Sum of a matrix's diagonal", 0,
+    { { "trace(Tensor input) -> Tensor", k_trace } } },
+  { FX_OP_METHOD, "Tensor.trace", { NULL }, "reduction", "Sum of a matrix's diagonal", 0,
+    { { "trace(Tensor self) -> Tensor", k_trace } } },
+  { FX_OP_FUNCTION, "torch.atan2", { "torch.arctan2", NULL }, "arithmetic",
+    "Angle of (other, input) in radians", 0,
+    { { "atan2(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor", k_atan2 } } },
+  { FX_OP_METHOD, "Tensor.atan2", { NULL }, "arithmetic", "Angle of (other, self) in radians", 0,
+    { { "atan2(Tensor self, Tensor other) -> Tensor", k_atan2 } } },
+  { FX_OP_FUNCTION, "torch.lerp", { NULL }, "arithmetic",
+    "input + weight * (end - input)", 0,
+    { { "lerp(Tensor input, Tensor end, Scalar weight, *, Tensor? out=None) -> Tensor",
+        k_lerp } } },
+  { FX_OP_METHOD, "Tensor.lerp", { NULL }, "arithmetic", "self + weight * (end - self)", 0,
+    { { "lerp(Tensor self, Tensor end, Scalar weight) -> Tensor", k_lerp } } },
+  { FX_OP_FUNCTION, "torch.nan_to_num", { NULL }, "arithmetic",
+    "Replaces NaN and infinities with finite values", 0,
+    { { "nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, "
+        "Tensor? out=None) -> Tensor", k_nan_to_num } } },
+  { FX_OP_METHOD, "Tensor.nan_to_num", { NULL }, "arithmetic",
+    "Replaces NaN and infinities with finite values", 0,
+    { { "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) "
+        "-> Tensor", k_nan_to_num } } },
+  { FX_OP_FUNCTION, "torch.functional.tensordot", { "torch.tensordot", NULL }, "linalg",
+    "Contracts given dims of a and b", PYFN,
+    { { "tensordot(Tensor a, Tensor b, Any dims=2, Tensor? out=None) -> Tensor",
+        k_tensordot } } },
+  { FX_OP_FUNCTION, "torch.tril_indices", { NULL }, "creation",
+    "Coordinates of a lower triangle (2 x N)", FX_OP_FLAG_CREATION,
+    { { "tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None) -> Tensor", k_tril_indices } } },
+  { FX_OP_FUNCTION, "torch.triu_indices", { NULL }, "creation",
+    "Coordinates of an upper triangle (2 x N)", FX_OP_FLAG_CREATION,
+    { { "triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None) -> Tensor", k_triu_indices } } },
+  { FX_OP_FUNCTION, "torch.logaddexp", { NULL }, "arithmetic", "log(exp(x) + exp(y))", 0,
+    { { "logaddexp(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor", k_logaddexp } } },
+  { FX_OP_METHOD, "Tensor.logaddexp", { NULL }, "arithmetic", "log(exp(x) + exp(y))", 0,
+    { { "logaddexp(Tensor self, Tensor other) -> Tensor", k_logaddexp } } },
+  { FX_OP_FUNCTION, "torch.hypot", { NULL }, "arithmetic", "sqrt(x^2 + y^2)", 0,
+    { { "hypot(Tensor input, Tensor other, *, Tensor? out=None) -> Tensor", k_hypot } } },
+  { FX_OP_METHOD, "Tensor.hypot", { NULL }, "arithmetic", "sqrt(x^2 + y^2)", 0,
+    { { "hypot(Tensor self, Tensor other) -> Tensor", k_hypot } } },
   { 0, NULL, { NULL }, NULL, NULL, 0, { { NULL, NULL } } },
 };

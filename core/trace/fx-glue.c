@@ -195,8 +195,8 @@ glue_module_init (FxScript *S, FxScriptModule *module, gpointer user_data)
   return TRUE;
 }
 
-/* The modules written in Python and embedded as resources: torch.fx and the bundled
- * torchvision.models. */
+/* The modules written in Python and embedded as resources: torch.fx, the bundled
+ * torchvision.models and standard modules simplest in Python (contextlib). */
 static const struct {
   const char *module;
   const char *resource;
@@ -211,6 +211,7 @@ static const struct {
   { "torch.fx._pytree", "/org/fxeditor/libfx/torch_fx/_pytree.py" },
   { "torch.utils._pytree", "/org/fxeditor/libfx/torch_fx/utils_pytree.py" },
   { "torch.fx._nn_forward", "/org/fxeditor/libfx/torch_fx/_nn_forward.py" },
+  { "contextlib", "/org/fxeditor/libfx/stdlib/contextlib.py" },
   { "torchvision", "/org/fxeditor/libfx/torchvision/__init__.py" },
   { "torchvision.models", "/org/fxeditor/libfx/torchvision/models/__init__.py" },
   { "torchvision.models.alexnet", "/org/fxeditor/libfx/torchvision/models/alexnet.py" },

@@ -467,6 +467,10 @@ def more_cases(c):
          [a, b], {"dim": 0})
     call("cosine_similarity_bcast", FN + "cosine_similarity", F.cosine_similarity,
          [rnd(2, 3, 4, seed=58), rnd(3, 4, seed=59)], {"dim": -1})
+    call("cosine_similarity_tiny", FN + "cosine_similarity", F.cosine_similarity,
+         [torch.tensor([[1e-5, 0.], [3e-9, 1e-9]]), torch.tensor([[1e-5, 0.], [2e-9, -1e-9]])])
+    call("cosine_similarity_1d", FN + "cosine_similarity", F.cosine_similarity,
+         [rnd(5, seed=84), rnd(5, seed=85)], {"dim": 0})
     call("cosine_similarity_zero", FN + "cosine_similarity", F.cosine_similarity,
          [torch.zeros(2, 3), b[:2, :3].contiguous()])
 
@@ -568,6 +572,19 @@ def more_cases(c):
     call("threshold_long", FN + "threshold", F.threshold, [ia, 1, 20])
     call("celu_zero_err", FN + "celu", F.celu, [x, 0.0])
     call("prelu_0d_err", FN + "prelu", F.prelu, [torch.tensor(1.), w3])
+    call("huber_loss", FN + "huber_loss", F.huber_loss, [x * 3, t])
+    call("huber_loss_delta", FN + "huber_loss", F.huber_loss, [x * 3, t],
+         {"delta": 0.5, "reduction": "none"})
+    call("huber_loss_sum", FN + "huber_loss", F.huber_loss, [x, t, "sum", 2.0])
+    call("huber_loss_delta_err", FN + "huber_loss", F.huber_loss, [x, t], {"delta": -1.0})
+    call("softsign", FN + "softsign", F.softsign, [x])
+    call("softsign_int", FN + "softsign", F.softsign, [torch.arange(-3, 3)])
+    call("tanhshrink", FN + "tanhshrink", F.tanhshrink, [xd])
+    call("pairwise_distance", FN + "pairwise_distance", F.pairwise_distance, [a, b])
+    call("pairwise_distance_p1_keep", "torch.pairwise_distance", torch.pairwise_distance,
+         [a, b], {"p": 1.0, "keepdim": True})
+    call("pairwise_distance_1d", FN + "pairwise_distance", F.pairwise_distance,
+         [rnd(3, seed=82), rnd(3, seed=83)])
     KL = FN + "kl_div"
     q = torch.log_softmax(rnd(3, 4, seed=73), 1)
     pt = torch.softmax(rnd(3, 4, seed=74), 1)
