@@ -1,17 +1,38 @@
-"""Time torch.fx.symbolic_trace of ResNet-50 (tests/conformance/models/resnet.py): the same
-script runs under `fx run` and under CPython with PyTorch 1.13; run under /usr/bin/python3
-with the fx binary as argument, it runs both and prints the ratio:
+"""Tracing speed against torch.fx in the same run: symbolic_trace of ResNet-50 (the bundled
+torchvision-style model, core/trace/torchvision/models/resnet.py) and of chains of 1 000 to
+10 000 adds (linear in fx; torch.fx's naming is superlinear). The same script runs under
+`fx run` and under CPython with PyTorch 1.13:
 
-    /usr/bin/python3 tests/bench/bench_trace.py build/app/fx    # both, and fx / torch.fx
-    fx run tests/bench/bench_trace.py                          # one side: `trace SECONDS NODES`
+    /usr/bin/python3 tests/bench/bench_trace.py build/app/fx    # both sides, with ratios
+    fx run tests/bench/bench_trace.py                          # one side: `NAME SECONDS NODES`
 """
 import os
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODELS = os.path.join(os.path.dirname(HERE), "conformance", "models")
+MODELS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "core", "trace", "torchvision",
+                      "models")
 REPEATS = 5
+CHAINS = (1000, 2000, 5000, 10000)
+
+
+def best_time(fn):
+    best = None
+    for _ in range(REPEATS + 1):   # the first run warms up
+        t0 = time.perf_counter()
+        result = fn()
+        t = time.perf_counter() - t0
+        best = t if best is None else min(best, t)
+    return best, result
+
+
+def chain(n):
+    def f(x):
+        for _ in range(n):
+            x = x + 1
+        return x
+    return f
 
 
 def measure():
@@ -21,13 +42,12 @@ def measure():
     import resnet
     torch.manual_seed(0)
     model = resnet.resnet50()
-    best = None
-    for _ in range(REPEATS + 1):   # the first run warms up
-        t0 = time.perf_counter()
-        gm = torch.fx.symbolic_trace(model)
-        t = time.perf_counter() - t0
-        best = t if best is None else min(best, t)
-    print("trace", best, len(gm.graph.nodes))
+    seconds, gm = best_time(lambda: torch.fx.symbolic_trace(model))
+    print("resnet50", seconds, len(gm.graph.nodes))
+    for n in CHAINS:
+        f = chain(n)
+        seconds, gm = best_time(lambda: torch.fx.symbolic_trace(f))
+        print(f"chain{n}", seconds, len(gm.graph.nodes))
 
 
 def compare(fx):
@@ -36,15 +56,24 @@ def compare(fx):
     results = {}
     for side, argv in (("torch.fx", [sys.executable, here]), ("fx", [fx, "run", here])):
         out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
-        _, seconds, nodes = out.split()
-        results[side] = float(seconds)
-        print(f"symbolic_trace(resnet50), {nodes} nodes, best of {REPEATS}: "
-              f"{side:8} {float(seconds) * 1e3:8.1f} ms")
-    print(f"fx / torch.fx: {results['fx'] / results['torch.fx']:.2f}")
+        for line in out.splitlines():
+            name, seconds, nodes = line.split()
+            results.setdefault(name, {})[side] = (float(seconds), int(nodes))
+    print(f"symbolic_trace, best of {REPEATS}     torch.fx          fx   [torch.fx / fx]")
+    for name, sides in results.items():
+        t_torch, nodes = sides["torch.fx"]
+        t_fx, _ = sides["fx"]
+        print(f"{name:10} {nodes:6} nodes  {t_torch * 1e3:9.1f} ms {t_fx * 1e3:9.1f} ms"
+              f"   [{t_torch / t_fx:.1f}x]")
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1:
+        try:
+            import torch.fx  # noqa: F401
+        except ImportError:
+            print("torch.fx not available (/usr/bin/python3 with PyTorch 1.13): no comparison")
+            sys.exit(0)
         compare(sys.argv[1])
     else:
         measure()
