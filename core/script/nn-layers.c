@@ -627,6 +627,22 @@ c_dir (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *re
   return TRUE;
 }
 
+/* Module.__init__(self), as the containers' __init__ start with super().__init__(). */
+static gboolean
+module_base_init (FxScript *S, NnState *st, const FxValue *self)
+{
+  FxValue mod_cls = sc_class_value (st->module_cls), init, r;
+  gboolean ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
+  fx_value_clear (&mod_cls);
+  if (!ok)
+    return FALSE;
+  ok = sc_call1 (S, &init, self, &r);
+  fx_value_clear (&init);
+  if (ok)
+    fx_value_clear (&r);
+  return ok;
+}
+
 /* ------------------------------------------------------------------ Sequential */
 
 static gboolean
@@ -634,26 +650,16 @@ seq_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue 
           gpointer data)
 {
   NnState *st = data;
-  FxValue mod_cls = sc_class_value (st->module_cls), init, r;
-  gboolean ok;
   const FxValue *k, *v;
   SELF ("__init__");
   if (kwargs && fx_dict_entry (kwargs, 0, &k, &v))
     {
-      fx_value_clear (&mod_cls);
       return sc_raise (S, SC_T_TYPE_ERROR,
                        "Sequential.__init__() got an unexpected keyword argument '%s'",
                        k->kind == FX_VALUE_STR ? k->s->data : "?");
     }
-  ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
-  fx_value_clear (&mod_cls);
-  if (!ok)
+  if (!module_base_init (S, st, &args[0]))
     return FALSE;
-  ok = sc_call1 (S, &init, &args[0], &r);
-  fx_value_clear (&init);
-  if (!ok)
-    return FALSE;
-  fx_value_clear (&r);
   p->fx->layer = fx_layer_lookup ("Sequential");
   if (n_args == 2 && is_ordered_dict (S, &args[1]))
     {
@@ -663,6 +669,7 @@ seq_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue 
       for (guint i = 0; i < items->len; i++)
         {
           FxValue key, val;
+          gboolean ok;
           if (!unpack_pair (S, &items->items[i], &key, &val))
             {
               fx_seq_unref (items);
@@ -1107,25 +1114,13 @@ ml_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *
   static const char *const names[] = { "modules" };
   const FxValue *a[1] = { NULL };
   NnState *st = data;
-  FxValue mod_cls = sc_class_value (st->module_cls), init, r;
-  gboolean ok;
   SELF ("__init__");
   (void) p;
   if (!fx_script_parse_args (S, "ModuleList.__init__", args + 1, n_args - 1, kwargs, names, 1, 1,
                              0, a))
-    {
-      fx_value_clear (&mod_cls);
-      return FALSE;
-    }
-  ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
-  fx_value_clear (&mod_cls);
-  if (!ok)
     return FALSE;
-  ok = sc_call1 (S, &init, &args[0], &r);
-  fx_value_clear (&init);
-  if (!ok)
+  if (!module_base_init (S, st, &args[0]))
     return FALSE;
-  fx_value_clear (&r);
   p->fx->layer = fx_layer_lookup ("ModuleList");
   if (a[0] && a[0]->kind != FX_VALUE_NONE && !ml_extend_impl (S, &args[0], a[0]))
     return FALSE;
@@ -1328,25 +1323,13 @@ md_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *
   static const char *const names[] = { "modules" };
   const FxValue *a[1] = { NULL };
   NnState *st = data;
-  FxValue mod_cls = sc_class_value (st->module_cls), init, r;
-  gboolean ok;
   SELF ("__init__");
   (void) p;
   if (!fx_script_parse_args (S, "ModuleDict.__init__", args + 1, n_args - 1, kwargs, names, 1, 1,
                              0, a))
-    {
-      fx_value_clear (&mod_cls);
-      return FALSE;
-    }
-  ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
-  fx_value_clear (&mod_cls);
-  if (!ok)
     return FALSE;
-  ok = sc_call1 (S, &init, &args[0], &r);
-  fx_value_clear (&init);
-  if (!ok)
+  if (!module_base_init (S, st, &args[0]))
     return FALSE;
-  fx_value_clear (&r);
   p->fx->layer = fx_layer_lookup ("ModuleDict");
   if (a[0] && a[0]->kind != FX_VALUE_NONE && !md_update_impl (S, &args[0], a[0]))
     return FALSE;
@@ -1569,22 +1552,12 @@ pl_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *
   static const char *const names[] = { "values" };
   const FxValue *a[1] = { NULL };
   NnState *st = data;
-  FxValue mod_cls, init, r;
-  gboolean ok;
   SELF ("__init__");
   if (!fx_script_parse_args (S, "ParameterList.__init__", args + 1, n_args - 1, kwargs, names, 1,
                              1, 0, a))
     return FALSE;
-  mod_cls = sc_class_value (st->module_cls);
-  ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
-  fx_value_clear (&mod_cls);
-  if (!ok)
+  if (!module_base_init (S, st, &args[0]))
     return FALSE;
-  ok = sc_call1 (S, &init, &args[0], &r);
-  fx_value_clear (&init);
-  if (!ok)
-    return FALSE;
-  fx_value_clear (&r);
   pl_set_size (p, 0);
   if (a[0] && a[0]->kind != FX_VALUE_NONE && !pl_extend_impl (S, st, &args[0], a[0]))
     return FALSE;
@@ -1891,22 +1864,12 @@ pd_init (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *
   static const char *const names[] = { "parameters" };
   const FxValue *a[1] = { NULL };
   NnState *st = data;
-  FxValue mod_cls, init, r;
-  gboolean ok;
   SELF ("__init__");
   if (!fx_script_parse_args (S, "ParameterDict.__init__", args + 1, n_args - 1, kwargs, names, 1,
                              1, 0, a))
     return FALSE;
-  mod_cls = sc_class_value (st->module_cls);
-  ok = sc_getattr (S, &mod_cls, sc_n.init, &init);
-  fx_value_clear (&mod_cls);
-  if (!ok)
+  if (!module_base_init (S, st, &args[0]))
     return FALSE;
-  ok = sc_call1 (S, &init, &args[0], &r);
-  fx_value_clear (&init);
-  if (!ok)
-    return FALSE;
-  fx_value_clear (&r);
   pd_keys (p);
   if (a[0] && a[0]->kind != FX_VALUE_NONE && !pd_update_impl (S, st, &args[0], a[0]))
     return FALSE;

@@ -2209,7 +2209,7 @@ parse_funcdef (Parser *P, GPtrArray *out, GPtrArray *decorators)
   if (!ok)
     return FALSE;
   code->docstring = block_docstring (&code->body);
-  s = mk_stmt (P, SC_S_DEF, decorators && decorators->len ? start : start);
+  s = mk_stmt (P, SC_S_DEF, start);
   if (decorators && decorators->len)
     s->pos.line = ((ScExpr *) decorators->pdata[0])->pos.line;
   s->def.code = code;
