@@ -1273,12 +1273,25 @@ call_native (FxScript *S, ScNative *n, const FxValue *args, int nargs, FxStr *co
   return ok;
 }
 
+gboolean
+sc_op_invoke (FxScript *S, const FxOp *op, const FxValue *args, int n_args, FxDict *kwargs,
+              FxValue *out)
+{
+  GError *error = NULL;
+  if (S->op_call)
+    return S->op_call (S, op, args, n_args, kwargs, out, S->op_call_data);
+  if (fx_op_call (op, args, n_args, kwargs, out, &error))
+    return TRUE;
+  sc_raise_gerror (S, error);
+  g_error_free (error);
+  return FALSE;
+}
+
 static gboolean
 call_op (FxScript *S, const FxOp *op, const FxValue *args, int nargs, FxStr *const *kwnames,
          int nkw, FxValue *out)
 {
   FxDict *kw = kwargs_dict (args + nargs, kwnames, nkw);
-  GError *error = NULL;
   gboolean ok, handled;
   /* operator.add(a, b) & co. on non-tensors: Python's own dispatch (__add__, ...) */
   ok = sc_operator_call (S, op, args, nargs, kw, out, &handled);
@@ -1288,17 +1301,7 @@ call_op (FxScript *S, const FxOp *op, const FxValue *args, int nargs, FxStr *con
         fx_dict_unref (kw);
       return ok;
     }
-  if (S->op_call)
-    ok = S->op_call (S, op, args, nargs, kw, out, S->op_call_data);
-  else
-    {
-      ok = fx_op_call (op, args, nargs, kw, out, &error);
-      if (!ok)
-        {
-          sc_raise_gerror (S, error);
-          g_error_free (error);
-        }
-    }
+  ok = sc_op_invoke (S, op, args, nargs, kw, out);
   if (kw)
     fx_dict_unref (kw);
   if (!ok && S->exc.kind == FX_VALUE_NONE)

@@ -89,18 +89,9 @@ static gboolean
 registry_call (FxScript *S, const char *path, const FxValue *args, int n, FxValue *out)
 {
   const FxOp *op = fx_op_lookup (path);
-  GError *error = NULL;
   if (op == NULL)
     return sc_raise (S, SC_T_NOT_IMPLEMENTED_ERROR, "%s is not available in this build", path);
-  if (S->op_call)
-    return S->op_call (S, op, args, n, NULL, out, S->op_call_data);
-  if (!fx_op_call (op, args, n, NULL, out, &error))
-    {
-      sc_raise_gerror (S, error);
-      g_error_free (error);
-      return FALSE;
-    }
-  return TRUE;
+  return sc_op_invoke (S, op, args, n, NULL, out);
 }
 
 /* ------------------------------------------------------------------ truth */

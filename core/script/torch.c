@@ -142,7 +142,6 @@ sc_torch_call_op (FxScript *S, const FxOp *op, const FxValue *args, int n_args, 
 {
   FxValue stack[8], *conv = NULL;
   FxDict *kw = kwargs;
-  GError *error = NULL;
   gboolean ok;
 
   /* tensor-subclass instances (nn.Parameter) reach the kernels as their tensors */
@@ -182,14 +181,7 @@ sc_torch_call_op (FxScript *S, const FxOp *op, const FxValue *args, int n_args, 
     args = conv;
 
   *result = fx_value_none ();
-  if (S->op_call)
-    ok = S->op_call (S, op, args, n_args, kw, result, S->op_call_data);
-  else
-    {
-      ok = fx_op_call (op, args, n_args, kw, result, &error);
-      if (!ok)
-        torch_raise_gerror (S, error);
-    }
+  ok = sc_op_invoke (S, op, args, n_args, kw, result);
   if (conv && conv != stack)
     g_free (conv);
   if (kw && kw != kwargs)
