@@ -512,9 +512,10 @@ gboolean sc_call1            (FxScript *S, const FxValue *callable, const FxValu
 gboolean sc_call2            (FxScript *S, const FxValue *callable, const FxValue *a,
                               const FxValue *b, FxValue *out);
 gboolean sc_callable         (FxScript *S, const FxValue *v);
-/* Calls a registry op the way every script path must: through the op-call hook when one is
- * set (fx_script_set_op_call: __torch_function__, tracing, benchmarks), else fx_op_call with
- * its GError raised as the matching Python exception. */
+/* Calls a registry op the way every script path must: through __torch_function__ when an
+ * argument's class defines it (how torch.fx's Proxy records calls), else through the op-call
+ * hook when one is set (fx_script_set_op_call), else fx_op_call with its GError raised as the
+ * matching Python exception. */
 gboolean sc_op_invoke        (FxScript *S, const FxOp *op, const FxValue *args, int n_args,
                               FxDict *kwargs, FxValue *out);
 FxValue  sc_function_new     (FxScript *S, ScCode *code, FxDict *globals, FxValue *defaults,

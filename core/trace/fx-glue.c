@@ -110,82 +110,6 @@ glue_is_tensor_method (FxScript *S, const FxValue *args, int n_args, FxDict *kwa
   return TRUE;
 }
 
-/* ---- __torch_function__: torch functions called with objects that override them ---- */
-
-/* The class of the first argument (looked at in args, kwargs and one level of lists and
- * tuples in them, where torch.cat's tensors are) whose type defines __torch_function__. */
-static FxScriptClass *
-override_in (FxScript *S, const FxValue *arg)
-{
-  const FxValue *items = arg;
-  guint n_items = 1;
-  if (arg->kind == FX_VALUE_TUPLE || arg->kind == FX_VALUE_LIST)
-    {
-      items = arg->seq->items;
-      n_items = arg->seq->len;
-    }
-  for (guint j = 0; j < n_items; j++)
-    {
-      ScInstance *inst = sc_value_instance (&items[j]);
-      if (inst != NULL && sc_type_lookup_c (S, inst->cls, "__torch_function__") != NULL)
-        return inst->cls;
-    }
-  return NULL;
-}
-
-static FxScriptClass *
-find_torch_function_override (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs)
-{
-  const FxValue *k, *v;
-  FxScriptClass *cls;
-  for (int i = 0; i < n_args; i++)
-    if ((cls = override_in (S, &args[i])) != NULL)
-      return cls;
-  for (guint i = 0; kwargs != NULL && fx_dict_entry (kwargs, i, &k, &v); i++)
-    if ((cls = override_in (S, v)) != NULL)
-      return cls;
-  return NULL;
-}
-
-static gboolean
-op_call_with_overrides (FxScript *S, const FxOp *op, const FxValue *args, int n_args,
-                        FxDict *kwargs, FxValue *result, gpointer user_data)
-{
-  FxScriptClass *cls = find_torch_function_override (S, args, n_args, kwargs);
-  GError *error = NULL;
-
-  if (cls != NULL)
-    {
-      FxValue cls_value = sc_class_value (cls);
-      FxValue call_args[4];
-      FxSeq *arg_seq = fx_seq_new ((guint) n_args);
-      FxSeq *types = fx_seq_new (1);
-      gboolean ok;
-
-      for (int i = 0; i < n_args; i++)
-        arg_seq->items[i] = fx_value_copy (&args[i]);
-      types->items[0] = fx_value_copy (&cls_value);
-      call_args[0] = fx_value_op (op);
-      call_args[1] = fx_value_take_tuple (types);
-      call_args[2] = fx_value_take_tuple (arg_seq);
-      call_args[3] = kwargs ? fx_value_take_dict (fx_dict_ref (kwargs))
-                            : fx_value_take_dict (fx_dict_new ());
-      ok = fx_script_call_method (S, &cls_value, "__torch_function__", call_args, 4, NULL,
-                                  result);
-      for (int i = 0; i < 4; i++)
-        fx_value_clear (&call_args[i]);
-      fx_value_clear (&cls_value);
-      return ok;
-    }
-  if (!fx_op_call (op, args, n_args, kwargs, result, &error))
-    {
-      fx_script_raise_gerror (S, error);
-      g_error_free (error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static gboolean
 glue_module_init (FxScript *S, FxScriptModule *module, gpointer user_data)
 {
@@ -252,7 +176,6 @@ embedded_module_init (FxScript *S, FxScriptModule *module, gpointer user_data)
 void
 fx_trace_register_modules (FxScript *script)
 {
-  fx_script_set_op_call (script, op_call_with_overrides, NULL);
   fx_script_register_module (script, "torch.fx._glue", glue_module_init, NULL, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (embedded_modules); i++)
     fx_script_register_module (script, embedded_modules[i].module, embedded_module_init,
