@@ -330,8 +330,11 @@ set_num_threads (int n)
       /* OpenBLAS caps at the thread count it was built for. */
       if (blas.get_num_threads != NULL)
         n = MAX (blas.get_num_threads (), 1);
-      if (single.depth > 0)
-        blas.set_num_threads (1);
+      /* OpenBLAS itself always runs on the calling thread: fx_sgemm() and friends split big
+       * products over libfx's pool instead. Two pools on two cores fought: after each
+       * threaded call OpenBLAS's workers spin in sched_yield() for a long while, taking a
+       * core from libfx's threads (~8% of a ResNet forward went to that). */
+      blas.set_num_threads (1);
     }
   g_atomic_int_set (&blas.num_threads, n);
   g_mutex_unlock (&single.lock);
@@ -401,41 +404,86 @@ DEFINE_GEMM_FALLBACK (dgemm_fallback, double)
 /* BLAS rejects leading dimensions below the row length even when a dimension is 0. */
 #define FIX_LD(ld, cols) ((ld) < MAX ((cols), 1) ? MAX ((cols), 1) : (ld))
 
-void
-fx_sgemm (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, float alpha,
-          const float *a, int64_t lda, const float *b, int64_t ldb, float beta, float *c,
-          int64_t ldc)
+/* Products big enough to split over the pool (flops), and the narrowest slice of rows or
+ * columns of C worth a task of its own. */
+#define SPLIT_FLOPS 4e6
+#define SPLIT_MIN 32
+
+/* How a product is cut: `parts` slices of `block` rows (by_cols FALSE) or columns of C, a
+ * few per thread so that a core busy elsewhere takes fewer. 0 parts: do not split. */
+static int64_t
+split_plan (int64_t m, int64_t n, double flops, gboolean *by_cols, int64_t *block)
 {
-  if (m <= 0 || n <= 0)
-    return;
-  lda = FIX_LD (lda, ta ? m : k);
-  ldb = FIX_LD (ldb, tb ? k : n);
-  ldc = FIX_LD (ldc, n);
-  if (fx_blas_init () && fits_blasint (m, n, k, lda, ldb, ldc))
-    blas.sgemm (CBLAS_ROW_MAJOR, ta ? CBLAS_TRANS : CBLAS_NO_TRANS,
-                tb ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m, (blasint) n, (blasint) k,
-                alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
-  else
-    sgemm_fallback (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  int threads = fx_blas_num_threads ();
+  if (threads <= 1 || flops < SPLIT_FLOPS)
+    return 0;
+  *by_cols = n >= m;
+  int64_t dim = *by_cols ? n : m;
+  if (dim < 2 * SPLIT_MIN)
+    return 0;
+  int64_t want = dim >= 4 * SPLIT_MIN * threads ? 2 * threads : threads;
+  *block = ((dim + want - 1) / want + 15) / 16 * 16;   /* whole vector widths */
+  return (dim + *block - 1) / *block;
 }
 
-void
-fx_dgemm (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, double alpha,
-          const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c,
-          int64_t ldc)
-{
-  if (m <= 0 || n <= 0)
-    return;
-  lda = FIX_LD (lda, ta ? m : k);
-  ldb = FIX_LD (ldb, tb ? k : n);
-  ldc = FIX_LD (ldc, n);
-  if (fx_blas_init () && fits_blasint (m, n, k, lda, ldb, ldc))
-    blas.dgemm (CBLAS_ROW_MAJOR, ta ? CBLAS_TRANS : CBLAS_NO_TRANS,
-                tb ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m, (blasint) n, (blasint) k,
-                alpha, a, (blasint) lda, b, (blasint) ldb, beta, c, (blasint) ldc);
-  else
-    dgemm_fallback (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
+#define DEFINE_GEMM(name, T, fallback, blas_fn)                                             \
+  static void                                                                               \
+  name##_serial (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, T alpha,        \
+                 const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,            \
+                 int64_t ldc)                                                               \
+  {                                                                                         \
+    if (fx_blas_init () && fits_blasint (m, n, k, lda, ldb, ldc))                           \
+      blas.blas_fn (CBLAS_ROW_MAJOR, ta ? CBLAS_TRANS : CBLAS_NO_TRANS,                     \
+                    tb ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m, (blasint) n,            \
+                    (blasint) k, alpha, a, (blasint) lda, b, (blasint) ldb, beta, c,        \
+                    (blasint) ldc);                                                         \
+    else                                                                                    \
+      fallback (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                      \
+  }                                                                                         \
+                                                                                            \
+  typedef struct {                                                                          \
+    gboolean ta, tb, by_cols;                                                               \
+    int64_t m, n, k, lda, ldb, ldc, block;                                                  \
+    T alpha, beta;                                                                          \
+    const T *a, *b;                                                                         \
+    T *c;                                                                                   \
+  } name##Job;                                                                              \
+                                                                                            \
+  static void                                                                               \
+  name##_part (int64_t p0, int64_t p1, gpointer data)                                       \
+  {                                                                                         \
+    name##Job *j = data;                                                                    \
+    int64_t dim = j->by_cols ? j->n : j->m;                                                 \
+    int64_t i0 = p0 * j->block, i1 = MIN (p1 * j->block, dim);                              \
+    if (j->by_cols)   /* columns [i0, i1) of B and C */                                     \
+      name##_serial (j->ta, j->tb, j->m, i1 - i0, j->k, j->alpha, j->a, j->lda,             \
+                     j->b + (j->tb ? i0 * j->ldb : i0), j->ldb, j->beta, j->c + i0,         \
+                     j->ldc);                                                               \
+    else              /* rows [i0, i1) of A and C */                                        \
+      name##_serial (j->ta, j->tb, i1 - i0, j->n, j->k, j->alpha,                           \
+                     j->a + (j->ta ? i0 : i0 * j->lda), j->lda, j->b, j->ldb, j->beta,      \
+                     j->c + i0 * j->ldc, j->ldc);                                           \
+  }                                                                                         \
+                                                                                            \
+  void                                                                                      \
+  fx_##name (gboolean ta, gboolean tb, int64_t m, int64_t n, int64_t k, T alpha,            \
+             const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc)   \
+  {                                                                                         \
+    if (m <= 0 || n <= 0)                                                                   \
+      return;                                                                               \
+    lda = FIX_LD (lda, ta ? m : k);                                                         \
+    ldb = FIX_LD (ldb, tb ? k : n);                                                         \
+    ldc = FIX_LD (ldc, n);                                                                  \
+    name##Job j = { ta, tb, FALSE, m, n, k, lda, ldb, ldc, 0, alpha, beta, a, b, c };       \
+    int64_t parts = split_plan (m, n, 2.0 * m * n * k, &j.by_cols, &j.block);               \
+    if (parts > 1)                                                                          \
+      fx_parallel_for (parts, 1, name##_part, &j);                                          \
+    else                                                                                    \
+      name##_serial (ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                 \
+  }
+
+DEFINE_GEMM (sgemm, float, sgemm_fallback, sgemm)
+DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 
 #define DEFINE_GEMV_FALLBACK(name, T)                                                       \
   static void                                                                               \
@@ -460,47 +508,66 @@ DEFINE_GEMV_FALLBACK (dgemv_fallback, double)
   for (int64_t i_ = 0; i_ < (len); i_++)                \
     (y)[i_ * (incy)] = (beta) == 0 ? 0 : (beta) * (y)[i_ * (incy)]
 
-void
-fx_sgemv (gboolean trans, int64_t m, int64_t n, float alpha, const float *a, int64_t lda,
-          const float *x, int64_t incx, float beta, float *y, int64_t incy)
-{
-  int64_t ylen = trans ? n : m, xlen = trans ? m : n;
-  if (ylen <= 0)
-    return;
-  if (xlen <= 0)
-    {
-      SCALE_Y (float, y, ylen, incy, beta);
-      return;
-    }
-  lda = FIX_LD (lda, n);
-  if (fx_blas_init () && fits_blasint (m, n, 1, lda, incx, incy))
-    blas.sgemv (CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m,
-                (blasint) n, alpha, a, (blasint) lda, x, (blasint) incx, beta, y,
-                (blasint) incy);
-  else
-    sgemv_fallback (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
-}
+#define DEFINE_GEMV(name, T, fallback, blas_fn)                                             \
+  static void                                                                               \
+  name##_serial (gboolean trans, int64_t m, int64_t n, T alpha, const T *a, int64_t lda,    \
+                 const T *x, int64_t incx, T beta, T *y, int64_t incy)                      \
+  {                                                                                         \
+    if (fx_blas_init () && fits_blasint (m, n, 1, lda, incx, incy))                         \
+      blas.blas_fn (CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m,     \
+                    (blasint) n, alpha, a, (blasint) lda, x, (blasint) incx, beta, y,       \
+                    (blasint) incy);                                                        \
+    else                                                                                    \
+      fallback (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);                        \
+  }                                                                                         \
+                                                                                            \
+  typedef struct {                                                                          \
+    gboolean trans;                                                                         \
+    int64_t m, n, lda, incx, incy, block;                                                   \
+    T alpha, beta;                                                                          \
+    const T *a, *x;                                                                         \
+    T *y;                                                                                   \
+  } name##Job;                                                                              \
+                                                                                            \
+  /* entries [i0, i1) of y: rows of A, or columns when transposed */                        \
+  static void                                                                               \
+  name##_part (int64_t p0, int64_t p1, gpointer data)                                       \
+  {                                                                                         \
+    name##Job *j = data;                                                                    \
+    int64_t i0 = p0 * j->block, i1 = MIN (p1 * j->block, j->trans ? j->n : j->m);           \
+    if (j->trans)                                                                           \
+      name##_serial (TRUE, j->m, i1 - i0, j->alpha, j->a + i0, j->lda, j->x, j->incx,       \
+                     j->beta, j->y + i0 * j->incy, j->incy);                                \
+    else                                                                                    \
+      name##_serial (FALSE, i1 - i0, j->n, j->alpha, j->a + i0 * j->lda, j->lda, j->x,      \
+                     j->incx, j->beta, j->y + i0 * j->incy, j->incy);                       \
+  }                                                                                         \
+                                                                                            \
+  void                                                                                      \
+  fx_##name (gboolean trans, int64_t m, int64_t n, T alpha, const T *a, int64_t lda,        \
+             const T *x, int64_t incx, T beta, T *y, int64_t incy)                          \
+  {                                                                                         \
+    int64_t ylen = trans ? n : m, xlen = trans ? m : n;                                     \
+    if (ylen <= 0)                                                                          \
+      return;                                                                               \
+    if (xlen <= 0)                                                                          \
+      {                                                                                     \
+        SCALE_Y (T, y, ylen, incy, beta);                                                   \
+        return;                                                                             \
+      }                                                                                     \
+    lda = FIX_LD (lda, n);                                                                  \
+    name##Job j = { trans, m, n, lda, incx, incy, 0, alpha, beta, a, x, y };                \
+    gboolean by_cols;                                                                       \
+    /* memory-bound: worth splitting at a quarter of a gemm's size */                       \
+    int64_t parts = split_plan (ylen, 0, 8.0 * m * n, &by_cols, &j.block);                  \
+    if (parts > 1)                                                                          \
+      fx_parallel_for (parts, 1, name##_part, &j);                                          \
+    else                                                                                    \
+      name##_serial (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);                   \
+  }
 
-void
-fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const double *a, int64_t lda,
-          const double *x, int64_t incx, double beta, double *y, int64_t incy)
-{
-  int64_t ylen = trans ? n : m, xlen = trans ? m : n;
-  if (ylen <= 0)
-    return;
-  if (xlen <= 0)
-    {
-      SCALE_Y (double, y, ylen, incy, beta);
-      return;
-    }
-  lda = FIX_LD (lda, n);
-  if (fx_blas_init () && fits_blasint (m, n, 1, lda, incx, incy))
-    blas.dgemv (CBLAS_ROW_MAJOR, trans ? CBLAS_TRANS : CBLAS_NO_TRANS, (blasint) m,
-                (blasint) n, alpha, a, (blasint) lda, x, (blasint) incx, beta, y,
-                (blasint) incy);
-  else
-    dgemv_fallback (trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
-}
+DEFINE_GEMV (sgemv, float, sgemv_fallback, sgemv)
+DEFINE_GEMV (dgemv, double, dgemv_fallback, dgemv)
 
 /* ---- parallel loops ----
  * A persistent pool: starting threads per call would cost more than the pooling or im2col
@@ -549,6 +616,17 @@ cpu_relax (void)
 #endif
 }
 
+/* One step of a bounded spin: pauses, and says whether `until` (monotonic µs) is still
+ * ahead. The clock is read every 8 pauses only: a clock read costs more than the pause,
+ * and spinning threads took ~4% of a forward pass in clock_gettime(). */
+static inline gboolean
+spin_on (gint64 until)
+{
+  for (int i = 0; i < 8; i++)
+    cpu_relax ();
+  return g_get_monotonic_time () < until;
+}
+
 static gpointer
 pool_worker (gpointer data)
 {
@@ -557,8 +635,8 @@ pool_worker (gpointer data)
   for (;;)
     {
       gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
-      while (atomic_load (&pool.generation) == seen && g_get_monotonic_time () < until)
-        cpu_relax ();
+      while (atomic_load (&pool.generation) == seen && spin_on (until))
+        ;
       g_mutex_lock (&pool.lock);
       while (pool.generation == seen || id >= pool.wanted)
         {
@@ -625,8 +703,8 @@ fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
   pool_run_chunks (fn, data, n, chunk);
 
   gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
-  while (atomic_load (&pool.active) > 0 && g_get_monotonic_time () < until)
-    cpu_relax ();
+  while (atomic_load (&pool.active) > 0 && spin_on (until))
+    ;
   g_mutex_lock (&pool.lock);
   while (atomic_load (&pool.active) > 0)
     g_cond_wait (&pool.done, &pool.lock);
@@ -640,8 +718,7 @@ fx_blas_enter_single_threaded (void)
   if (!fx_blas_init () || blas.set_num_threads == NULL)
     return;
   g_mutex_lock (&single.lock);
-  if (single.depth++ == 0)
-    blas.set_num_threads (1);
+  single.depth++;   /* OpenBLAS is single-threaded anyway; see set_num_threads() */
   g_mutex_unlock (&single.lock);
 }
 
@@ -651,7 +728,6 @@ fx_blas_leave_single_threaded (void)
   if (!fx_blas_init () || blas.set_num_threads == NULL)
     return;
   g_mutex_lock (&single.lock);
-  if (--single.depth == 0)
-    blas.set_num_threads (MAX (g_atomic_int_get (&blas.num_threads), 1));
+  single.depth--;
   g_mutex_unlock (&single.lock);
 }

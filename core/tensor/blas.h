@@ -26,16 +26,18 @@ const char  *fx_blas_preferred_coretype (void);
 /* One line for logs and benchmarks: core, threads, OpenBLAS configuration, and how the core
  * was chosen. g_free. */
 char        *fx_blas_describe           (void);
-/* Threads that BLAS (and libfx's own parallel loops) use. Default: FX_NUM_THREADS when set,
- * else OpenBLAS's own choice when OPENBLAS_NUM_THREADS / GOTO_NUM_THREADS / OMP_NUM_THREADS
- * is set, else the number of physical cores available to the process. */
+/* Threads that libfx's gemm/gemv and parallel loops use (OpenBLAS itself always runs on the
+ * calling thread: big products are split over libfx's pool instead). Default: FX_NUM_THREADS
+ * when set, else OpenBLAS's own choice when OPENBLAS_NUM_THREADS / GOTO_NUM_THREADS /
+ * OMP_NUM_THREADS is set, else the number of physical cores available to the process. */
 int          fx_blas_num_threads        (void);
 /* n <= 0 restores the default above. */
 void         fx_blas_set_num_threads    (int n);
 
 /* Row-major C[m,n] = alpha * op(A) * op(B) + beta * C, op(X) = X or X^T; A is m×k after op,
  * B is k×n after op. lda/ldb/ldc are row strides in elements. beta == 0 overwrites C without
- * reading it (NaN garbage in C does not leak). Any of m, n, k may be 0. */
+ * reading it (NaN garbage in C does not leak). Any of m, n, k may be 0. Big products run as
+ * slices of rows or columns of C on libfx's pool. */
 void         fx_sgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n, int64_t k,
                        float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
                        float beta, float *c, int64_t ldc);

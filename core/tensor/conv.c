@@ -1,7 +1,8 @@
 /* conv.c: conv1d/conv2d and their transposes. Arguments are checked in ATen's order (its
  * first error is the one reported); float32/float64 run as im2col + one gemm per image and
  * group (1×1 stride-1 convolutions are a gemm on the input itself, depthwise ones a direct
- * loop), transposed convolutions as gemm + col2im, integer types as direct loops. 1-d
+ * loop; an eval-mode BatchNorm and ReLU may ride along on each output tile: conv2d_fused),
+ * transposed convolutions as gemm + col2im, integer types as direct loops. 1-d
  * convolutions run as 2-d ones of height 1, as in ATen. */
 #include "tensor/conv.h"
 
@@ -228,6 +229,43 @@ gather2_f64 (double *dst, const double *src, int64_t n)
         int64_t j1)                                                                       \
   {                                                                                       \
     int64_t width = j1 - j0;                                                              \
+    /* Stride 1 with the output as wide as the input ("same" padding): each column row is   \
+     * the input plane shifted by a constant, so one copy fills it and only the padding     \
+     * needs zeros; the row by row path below costs more than the copying on small images.  \
+     * Positions j [j0, j1) read input element j + dr*w + dc. */                            \
+    if (g->sh == 1 && g->sw == 1 && g->dw == 1 && g->ow == g->w)                          \
+      {                                                                                   \
+        for (int64_t c = c0; c < c1; c++)                                                 \
+          for (int64_t ki = 0; ki < g->kh; ki++)                                          \
+            for (int64_t kj = 0; kj < g->kw; kj++)                                        \
+              {                                                                           \
+                T *row = cols + ((c * g->kh + ki) * g->kw + kj) * width;                  \
+                const T *plane = in + c * g->h * g->w;                                    \
+                int64_t dr = ki * g->dh - g->ph, dc = kj - g->pw, ow = g->ow;             \
+                int64_t r0 = MAX (-dr, 0), r1 = MIN (g->oh, g->h - dr);                   \
+                int64_t lo = MAX (-dc, 0), hi = MIN (ow, g->w - dc);                      \
+                int64_t s0 = j0, s1 = j0;   /* the copied span */                         \
+                if (r1 > r0 && hi > lo)                                                   \
+                  {                                                                       \
+                    s0 = MAX (j0, r0 * ow + lo);                                          \
+                    s1 = MAX (s0, MIN (j1, (r1 - 1) * ow + hi));                          \
+                  }                                                                       \
+                memset (row, 0, sizeof (T) * (s0 - j0));                                  \
+                memcpy (row + (s0 - j0), plane + s0 + dr * g->w + dc,                     \
+                        sizeof (T) * (s1 - s0));                                          \
+                memset (row + (s1 - j0), 0, sizeof (T) * (j1 - s1));                      \
+                if (s1 > s0 && (lo > 0 || hi < ow))                                       \
+                  for (int64_t oh = s0 / ow; oh * ow < s1; oh++)                          \
+                    {                                                                     \
+                      int64_t a = oh * ow, b = a + ow;                                    \
+                      for (int64_t x = MAX (a, s0); x < MIN (a + lo, s1); x++)            \
+                        row[x - j0] = 0;                                                  \
+                      for (int64_t x = MAX (a + hi, s0); x < MIN (b, s1); x++)            \
+                        row[x - j0] = 0;                                                  \
+                    }                                                                     \
+              }                                                                           \
+        return;                                                                           \
+      }                                                                                   \
     for (int64_t c = c0; c < c1; c++)                                                     \
       for (int64_t ki = 0; ki < g->kh; ki++)                                              \
         for (int64_t kj = 0; kj < g->kw; kj++)                                            \
@@ -315,6 +353,17 @@ col2im_job (int64_t begin, int64_t end, gpointer data)
     col2im_f32 (j->g, j->cols, j->out, begin, end);
   else
     col2im_f64 (j->g, j->cols, j->out, begin, end);
+}
+
+/* im2col of input channels [begin, end) over all output positions (j->out: the input). */
+static void
+im2col_job (int64_t begin, int64_t end, gpointer data)
+{
+  ColsJob *j = data;
+  if (j->dtype == FX_DTYPE_FLOAT32)
+    im2col_f32 (j->g, j->out, j->cols, begin, end, 0, j->g->oh * j->g->ow);
+  else
+    im2col_f64 (j->g, j->out, j->cols, begin, end, 0, j->g->oh * j->g->ow);
 }
 
 /* Chunks of channels big enough that splitting them pays (~64K elements each). */
@@ -411,7 +460,32 @@ typedef struct {
   int64_t cg, og, k, ncols;
   int64_t tile, n_tiles, mchunk, n_mchunks;
   gboolean direct;        /* 1×1, stride 1, no padding: the input is the column matrix */
+  const FxConvEpilogue *ep;   /* float32 only; applied to each tile while it is in cache */
+  const void *shared_cols;    /* all columns, gathered once for every slice of channels */
 } GemmConvJob;
+
+/* out = out * scale + shift per output channel, then relu: rows [0, m) of `width` values,
+ * `ld` apart, of output channels o0... (float32). The same float operations as
+ * batch_norm's and relu's own kernels, so the fused result is theirs bit for bit. */
+static void
+epilogue_rows (const FxConvEpilogue *ep, float *out, int64_t o0, int64_t m, int64_t width,
+               int64_t ld)
+{
+  for (int64_t r = 0; r < m; r++)
+    {
+      float *row = out + r * ld, a = ep->scale_shift[2 * (o0 + r)];
+      float b = ep->scale_shift[2 * (o0 + r) + 1];
+      if (ep->relu)
+        for (int64_t x = 0; x < width; x++)
+          {
+            float v = row[x] * a + b;
+            row[x] = v < 0 ? 0.f : v;
+          }
+      else
+        for (int64_t x = 0; x < width; x++)
+          row[x] = row[x] * a + b;
+    }
+}
 
 static GPrivate cols_scratch = G_PRIVATE_INIT (g_free);
 static GPrivate cols_scratch_size = G_PRIVATE_INIT (NULL);
@@ -456,6 +530,11 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
           colp = inp + j0 * es;
           ldb = j->ncols;
         }
+      else if (j->shared_cols)
+        {
+          colp = j->shared_cols;
+          ldb = j->ncols;
+        }
       else
         {
           void *buf = scratch_buffer (es * j->k * width);
@@ -488,12 +567,14 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
       else
         fx_dgemm (FALSE, FALSE, m1 - m0, width, j->k, 1., (const double *) wp, j->k,
                   (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, j->ncols);
+      if (j->ep)
+        epilogue_rows (j->ep, (float *) outp, gi * j->og + m0, m1 - m0, width, j->ncols);
     }
 }
 
 static void
 conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, const void *bias,
-                    void *out)
+                    void *out, const FxConvEpilogue *ep)
 {
   gsize es = fx_dtype_size (dt);
   int64_t cg = g->c / g->groups, og = g->o / g->groups;
@@ -504,10 +585,12 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
       DwJob j = { g, in, w, bias, out };
       fx_parallel_for (g->n * g->o, MAX (1, 16384 / MAX (ncols * g->kh * g->kw, 1)),
                        depthwise_job, &j);
+      for (int64_t n = 0; ep && n < g->n; n++)
+        epilogue_rows (ep, (float *) out + n * g->o * ncols, 0, g->o, ncols, ncols);
       return;
     }
 
-  GemmConvJob j = { g, dt, in, w, bias, out, cg, og, k, ncols, ncols, 1, og, 1, FALSE };
+  GemmConvJob j = { g, dt, in, w, bias, out, cg, og, k, ncols, ncols, 1, og, 1, FALSE, ep };
   j.direct = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 && g->ph == 0 && g->pw == 0;
   int threads = fx_blas_num_threads ();
   /* Tiles of output positions whose columns take about 1 MiB, as many of them as a multiple
@@ -538,14 +621,25 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
     }
   tasks *= j.n_mchunks;
   double flops_per_task = 2.0 * k * j.tile * MIN (j.mchunk, og);
+  void *shared = NULL;
   if (tasks > 1 && threads > 1 && flops_per_task > 2e6)
     {
+      /* Slices of output channels over one image's columns (small images): gather the
+       * columns once, split between the threads, instead of once per slice. */
+      if (!j.direct && j.n_tiles == 1 && g->n == 1 && g->groups == 1)
+        {
+          shared = g_malloc (es * k * ncols);
+          ColsJob cj = { g, shared, (void *) in, dt };
+          fx_parallel_for (g->c, channel_chunk (g->kh * g->kw * ncols), im2col_job, &cj);
+          j.shared_cols = shared;
+        }
       fx_blas_enter_single_threaded ();
       fx_parallel_for (tasks, 1, gemm_conv_tasks, &j);
       fx_blas_leave_single_threaded ();
     }
   else
     gemm_conv_tasks (0, tasks, &j);   /* small: serial, BLAS may still use its threads */
+  g_free (shared);
 }
 
 /* Transposed: g->c input channels of g->h × g->w, weight [c, o/groups, kh, kw], output
@@ -688,7 +782,7 @@ would_use_mkldnn (const Geom *g, const ConvSetup *s, int64_t kh, int64_t kw)
 /* input is batched ([N, C, spatial...]); want_dim: 1 or 2, the dims libfx computes. */
 static FxTensor *
 convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
-             gboolean transposed, GError **error)
+             gboolean transposed, const FxConvEpilogue *ep, GError **error)
 {
   ConvSetup s = { 0 };
   int k = weight->ndim;
@@ -858,7 +952,7 @@ convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvPara
                               fx_tensor_data (out));
       else
         conv_forward_float (dt, &g, fx_tensor_data (in_c), fx_tensor_data (w_c), bp,
-                            fx_tensor_data (out));
+                            fx_tensor_data (out), dt == FX_DTYPE_FLOAT32 ? ep : NULL);
     }
   else
     conv_int (dt, &g, transposed, fx_tensor_data (in_c), fx_tensor_data (w_c), bp,
@@ -1008,7 +1102,7 @@ conv_nd (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *
   g_autoptr (FxTensor) in = batchify (input, spatial, name, &batched, error);
   if (in == NULL)
     return NULL;
-  return unbatch (convolution (in, weight, bias, p, FALSE, error), batched, error);
+  return unbatch (convolution (in, weight, bias, p, FALSE, NULL, error), batched, error);
 }
 
 FxTensor *
@@ -1025,6 +1119,37 @@ fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxCon
   return conv_nd (input, weight, bias, p, 2, "conv2d", error);
 }
 
+FxTensor *
+fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                        const FxConvParams *p, const FxConvEpilogue *ep, GError **error)
+{
+  /* The plain path where the epilogue cannot ride along (padding modes, unbatched or
+   * non-float32 input): convolution, then the same arithmetic as a separate pass. */
+  if (ep == NULL || p->padding_mode != NULL || input->ndim != 4 || weight->ndim != 4
+      || input->dtype != FX_DTYPE_FLOAT32 || weight->dtype != FX_DTYPE_FLOAT32
+      || (bias != NULL && bias->dtype != FX_DTYPE_FLOAT32))
+    {
+      FxTensor *out = fx_tensor_conv2d (input, weight, bias, p, error);
+      if (out != NULL && ep != NULL && out->dtype == FX_DTYPE_FLOAT32
+          && (out->ndim == 3 || out->ndim == 4) && fx_tensor_is_contiguous (out))
+        {
+          int nd = out->ndim;
+          int64_t plane = out->shape[nd - 2] * out->shape[nd - 1], ch = out->shape[nd - 3];
+          for (int64_t n = 0; n < (nd == 4 ? out->shape[0] : 1); n++)
+            epilogue_rows (ep, (float *) fx_tensor_data (out) + n * ch * plane, 0, ch, plane,
+                           plane);
+        }
+      else if (out != NULL && ep != NULL)
+        {
+          g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                               "conv2d_fused: the epilogue needs a float32 output");
+          g_clear_pointer (&out, fx_tensor_unref);
+        }
+      return out;
+    }
+  return convolution (input, weight, bias, p, FALSE, ep, error);
+}
+
 static FxTensor *
 conv_transpose_nd (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
                    int spatial, const char *name, GError **error)
@@ -1033,7 +1158,7 @@ conv_transpose_nd (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxCo
   g_autoptr (FxTensor) in = batchify (input, spatial, name, &batched, error);
   if (in == NULL)
     return NULL;
-  return unbatch (convolution (in, weight, bias, p, TRUE, error), batched, error);
+  return unbatch (convolution (in, weight, bias, p, TRUE, NULL, error), batched, error);
 }
 
 FxTensor *

@@ -30,6 +30,22 @@ FxTensor *fx_tensor_conv1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
 /* input [N, C, H, W] or [C, H, W]; weight [O, C/groups, kh, kw]. */
 FxTensor *fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
                             const FxConvParams *params, GError **error);
+/* What conv2d_fused does to each output element of channel o after the convolution:
+ * v * scale_shift[2o] + scale_shift[2o + 1] (an eval-mode BatchNorm, coefficients from
+ * fx_batch_norm_eval_coeffs()), then max(v, 0) when relu — in float32, the same operations as
+ * batch_norm's and relu's own kernels, so the result equals conv2d → batch_norm → relu bit
+ * for bit, without two more passes over the output. */
+typedef struct {
+  const float *scale_shift;   /* 2 × output channels */
+  gboolean relu;
+} FxConvEpilogue;
+
+/* conv2d with the epilogue applied to each output tile while it is in cache (batched
+ * float32 input; otherwise as a separate pass, and an error when the output is not float32).
+ * ep NULL: plain conv2d. */
+FxTensor *fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                  const FxConvParams *params, const FxConvEpilogue *ep,
+                                  GError **error);
 /* weight [C, O/groups, k...]; padding_mode must be NULL. */
 FxTensor *fx_tensor_conv_transpose1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                       const FxConvParams *params, GError **error);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fx-error.h"
+#include "tensor/blas.h"
 
 /* ------------------------------------------------------------------ dtype facts */
 
@@ -392,6 +393,51 @@ loop_row (Loop *L, char *const *ptr, const int64_t *rs, int64_t n, const gboolea
     }
 }
 
+/* Elementwise work big enough to split between threads (elements): below it, waking a
+ * thread costs more than it saves. */
+#define PARALLEL_MIN 32768
+
+/* A part of one row: elements [begin, end) of ptr/rs. */
+typedef struct {
+  Loop *L;
+  char *ptr[MAX_IN + 1];
+  int64_t rs[MAX_IN + 1];
+  gsize es[MAX_IN + 1];
+  const gboolean *narrow;
+  int zero_div;
+} RowJob;
+
+static void
+row_job (int64_t begin, int64_t end, gpointer data)
+{
+  RowJob *j = data;
+  Loop l = *j->L;     /* its own Params: kernels write zero_div */
+  char *ptr[MAX_IN + 1];
+  for (int k = 0; k <= l.nin; k++)
+    ptr[k] = j->ptr[k] + begin * j->rs[k] * (int64_t) j->es[k];
+  loop_row (&l, ptr, j->rs, end - begin, j->narrow);
+  if (l.p.zero_div)
+    g_atomic_int_set (&j->zero_div, 1);
+}
+
+/* Parts of a row may run in any order unless the output shares memory with an input other
+ * than element for element (in-place ops on the same view are fine). */
+static gboolean
+parallel_safe (const Loop *L)
+{
+  for (int k = 0; k < L->nin; k++)
+    {
+      const FxTensor *in = L->in[k];
+      if (in->storage != L->out->storage)
+        continue;
+      if (fx_tensor_data (in) != fx_tensor_data (L->out) || in->ndim != L->out->ndim
+          || memcmp (in->strides, L->out->strides, sizeof (int64_t) * in->ndim) != 0
+          || memcmp (in->shape, L->out->shape, sizeof (int64_t) * in->ndim) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Runs L over every element of L->out; the inputs broadcast to its shape. */
 static void
 loop_run (Loop *L)
@@ -453,6 +499,21 @@ loop_run (Loop *L)
   outer = numel / n;
   for (int k = 0; k < nops; k++)
     rs[k] = st[k][m - 1];
+  if (outer == 1 && n >= PARALLEL_MIN && parallel_safe (L))
+    {
+      /* one long row: split it between the threads */
+      RowJob j = { L, { 0 }, { 0 }, { 0 }, narrow, 0 };
+      for (int k = 0; k < nops; k++)
+        {
+          j.ptr[k] = base[k];
+          j.rs[k] = rs[k];
+          j.es[k] = es[k];
+        }
+      fx_parallel_for (n, PARALLEL_MIN / 2, row_job, &j);
+      if (g_atomic_int_get (&j.zero_div))
+        L->p.zero_div = 1;
+      return;
+    }
   for (int64_t o = 0; o < outer; o++)
     {
       for (int k = 0; k < nops; k++)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "fx-error.h"
 #include "ir/value.h"
+#include "tensor/blas.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -61,6 +62,21 @@ param_at (const FxTensor *t, int64_t i, double def)
   return t ? fx_tensor_get_double (t, i) : def;
 }
 
+/* The first n elements of a parameter as doubles (all `def` when t is NULL); contiguous
+ * float tensors are read directly, the rest element by element. g_free. */
+static double *
+param_vector (const FxTensor *t, int64_t n, double def)
+{
+  double *v = g_new (double, MAX (n, 1));
+  if (t != NULL && fx_tensor_is_contiguous (t) && t->dtype == FX_DTYPE_FLOAT32)
+    for (int64_t i = 0; i < n; i++)
+      v[i] = ((const float *) fx_tensor_data (t))[i];
+  else
+    for (int64_t i = 0; i < n; i++)
+      v[i] = param_at (t, i, def);
+  return v;
+}
+
 static void
 param_set (FxTensor *t, int64_t i, double v)
 {
@@ -107,6 +123,59 @@ affine_run (const FxTensor *in, FxTensor *out, int64_t start, int64_t n, double 
       float a = (float) scale, b = (float) shift;
       for (int64_t i = 0; i < n; i++)
         y[i] = x[i] * a + b;
+    }
+}
+
+/* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. */
+static double *
+eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, FxTensor *bias,
+             double eps, int64_t C)
+{
+  double *ab = g_new (double, 2 * MAX (C, 1));
+  double *w = param_vector (weight, C, 1.0), *b = param_vector (bias, C, 0.0);
+  double *rm = param_vector (running_mean, C, 0.0), *rv = param_vector (running_var, C, 1.0);
+  for (int64_t ch = 0; ch < C; ch++)
+    {
+      double invstd = 1.0 / sqrt (rv[ch] + eps);
+      ab[2 * ch] = w[ch] * invstd;
+      ab[2 * ch + 1] = b[ch] - rm[ch] * w[ch] * invstd;
+    }
+  g_free (w);
+  g_free (b);
+  g_free (rm);
+  g_free (rv);
+  return ab;
+}
+
+float *
+fx_batch_norm_eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight,
+                           FxTensor *bias, double eps, int64_t channels)
+{
+  double *ab = eval_coeffs (running_mean, running_var, weight, bias, eps, channels);
+  float *f = g_new (float, 2 * MAX (channels, 1));
+  for (int64_t i = 0; i < 2 * channels; i++)
+    f[i] = (float) ab[i];   /* as affine_run rounds them for float32 data */
+  g_free (ab);
+  return f;
+}
+
+/* Planes [p0, p1) of an (N, C, S) tensor, plane p = n*C + ch scaled by ab[2 ch] and shifted
+ * by ab[2 ch + 1]. */
+typedef struct {
+  const FxTensor *in;
+  FxTensor *out;
+  double *ab;
+  int64_t C, S;
+} AffineJob;
+
+static void
+affine_planes_job (int64_t p0, int64_t p1, gpointer data)
+{
+  AffineJob *j = data;
+  for (int64_t p = p0; p < p1; p++)
+    {
+      int64_t ch = p % j->C;
+      affine_run (j->in, j->out, p * j->S, j->S, j->ab[2 * ch], j->ab[2 * ch + 1]);
     }
 }
 
@@ -208,18 +277,21 @@ norm_channels (FxTensor *input, FxTensor *running_mean, FxTensor *running_var,
       g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "out of memory");
       return NULL;
     }
+  if (!use_batch_stats)
+    {
+      /* eval: one scale and shift per channel, then one pass over the planes, split between
+       * the threads when they are big enough */
+      AffineJob j = { c, out, eval_coeffs (running_mean, running_var, weight, bias, eps, C),
+                      C, S };
+      fx_parallel_for (N * C, MAX (1, 32768 / MAX (S, 1)), affine_planes_job, &j);
+      g_free (j.ab);
+      fx_tensor_unref (c);
+      return finish (out, input->dtype);
+    }
   for (int64_t ch = 0; ch < C; ch++)
     {
       double w = param_at (weight, ch, 1.0), b = param_at (bias, ch, 0.0);
-      if (!use_batch_stats)
-        {
-          double rm = param_at (running_mean, ch, 0.0), rv = param_at (running_var, ch, 1.0);
-          double invstd = 1.0 / sqrt (rv + eps);
-          double alpha = w * invstd, beta = b - rm * alpha;
-          for (int64_t n = 0; n < N; n++)
-            affine_run (c, out, (n * C + ch) * S, S, alpha, beta);
-        }
-      else if (!per_instance)
+      if (!per_instance)
         {
           double mean, var;
           run_stats (c, ch * S, S, C * S, N, &mean, &var);

@@ -15,6 +15,12 @@ G_BEGIN_DECLS
 FxTensor *fx_batch_norm    (FxTensor *input, FxTensor *running_mean, FxTensor *running_var,
                             FxTensor *weight, FxTensor *bias, gboolean training,
                             double momentum, double eps, GError **error);
+/* Eval-mode batch_norm as float32 (scale, shift) pairs, channel after channel: what
+ * fx_batch_norm applies to float32 data, for fx_tensor_conv2d_fused(). Parameters may be
+ * NULL; each non-NULL one has `channels` elements. g_free. */
+float    *fx_batch_norm_eval_coeffs (FxTensor *running_mean, FxTensor *running_var,
+                                     FxTensor *weight, FxTensor *bias, double eps,
+                                     int64_t channels);
 /* F.layer_norm over the trailing dims given by normalized_shape. */
 FxTensor *fx_layer_norm    (FxTensor *input, int n_norm, const int64_t *normalized_shape,
                             FxTensor *weight, FxTensor *bias, double eps, GError **error);

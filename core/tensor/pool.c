@@ -5,6 +5,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "fx-error.h"
 #include "tensor/blas.h"
 
@@ -190,11 +193,110 @@ typedef struct {
 DEFINE_MAX_POOL (max_pool_f32, float)
 DEFINE_MAX_POOL (max_pool_f64, double)
 
+/* Without indices, a max pool is separable: the column-wise max of an output row's window
+ * rows, into a row padded with -inf, then the max across each window of that row. The
+ * update keeps NaN once seen and otherwise takes the larger value, as the loop above does;
+ * it only differs in which NaN it keeps. */
+#define MAX_NAN(m, v) (((v) > (m) || (v) != (v)) ? (v) : (m))
+
+static inline void
+max_into_f32 (float *dst, const float *src, int64_t n)
+{
+  int64_t i = 0;
+#ifdef __SSE2__
+  for (; i + 4 <= n; i += 4)
+    {
+      __m128 m = _mm_loadu_ps (dst + i), v = _mm_loadu_ps (src + i);
+      __m128 take = _mm_or_ps (_mm_cmpgt_ps (v, m), _mm_cmpunord_ps (v, v));
+      _mm_storeu_ps (dst + i, _mm_or_ps (_mm_and_ps (take, v), _mm_andnot_ps (take, m)));
+    }
+#endif
+  for (; i < n; i++)
+    dst[i] = MAX_NAN (dst[i], src[i]);
+}
+
+static inline void
+max_into_f64 (double *dst, const double *src, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    dst[i] = MAX_NAN (dst[i], src[i]);
+}
+
+/* dst[i] = max(dst[i], src[i * stride]): one column of the windows across a row. */
+static inline void
+max_into_strided_f32 (float *dst, const float *src, int64_t stride, int64_t n)
+{
+  int64_t i = 0;
+  if (stride == 1)
+    {
+      max_into_f32 (dst, src, n);
+      return;
+    }
+#ifdef __SSE2__
+  /* i + 5 <= n: the second load reads src[2i + 7], which must not pass src[2(n-1)] */
+  if (stride == 2)
+    for (; i + 5 <= n; i += 4)
+      {
+        __m128 a = _mm_loadu_ps (src + 2 * i), b = _mm_loadu_ps (src + 2 * i + 4);
+        __m128 v = _mm_shuffle_ps (a, b, _MM_SHUFFLE (2, 0, 2, 0)), m = _mm_loadu_ps (dst + i);
+        __m128 take = _mm_or_ps (_mm_cmpgt_ps (v, m), _mm_cmpunord_ps (v, v));
+        _mm_storeu_ps (dst + i, _mm_or_ps (_mm_and_ps (take, v), _mm_andnot_ps (take, m)));
+      }
+#endif
+  for (; i < n; i++)
+    dst[i] = MAX_NAN (dst[i], src[i * stride]);
+}
+
+static inline void
+max_into_strided_f64 (double *dst, const double *src, int64_t stride, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    dst[i] = MAX_NAN (dst[i], src[i * stride]);
+}
+
+#define DEFINE_MAX_POOL_SEPARABLE(name, T, max_into, max_strided)                         \
+  static void                                                                             \
+  name (const PoolJob *j, int64_t p0, int64_t p1)                                         \
+  {                                                                                       \
+    const PoolGeom *g = j->g;                                                             \
+    /* row buffer index b holds input column b - pw */                                    \
+    int64_t len = MAX (g->pw + g->w, (g->ow - 1) * g->sw + (g->kw - 1) * g->dw + 1);      \
+    T *row = g_new (T, len);                                                              \
+    for (int64_t p = p0; p < p1; p++)                                                     \
+      {                                                                                   \
+        const T *in = (const T *) j->in + p * g->h * g->w;                                \
+        T *out = (T *) j->out + p * g->oh * g->ow;                                        \
+        for (int64_t oh = 0; oh < g->oh; oh++)                                            \
+          {                                                                               \
+            for (int64_t b = 0; b < len; b++)                                             \
+              row[b] = -INFINITY;                                                         \
+            for (int64_t ki = 0; ki < g->kh; ki++)                                        \
+              {                                                                           \
+                int64_t ih = oh * g->sh - g->ph + ki * g->dh;                             \
+                if (ih >= 0 && ih < g->h)                                                 \
+                  max_into (row + g->pw, in + ih * g->w, g->w);                           \
+              }                                                                           \
+            T *o = out + oh * g->ow;                                                      \
+            for (int64_t ow = 0; ow < g->ow; ow++)                                        \
+              o[ow] = -INFINITY;                                                          \
+            for (int64_t kj = 0; kj < g->kw; kj++)                                        \
+              max_strided (o, row + kj * g->dw, g->sw, g->ow);                            \
+          }                                                                               \
+      }                                                                                   \
+    g_free (row);                                                                         \
+  }
+DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f32, float, max_into_f32, max_into_strided_f32)
+DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f64, double, max_into_f64, max_into_strided_f64)
+
 static void
 max_pool_job (int64_t p0, int64_t p1, gpointer data)
 {
   PoolJob *j = data;
-  if (j->dtype == FX_DTYPE_FLOAT32)
+  if (j->idx == NULL && j->dtype == FX_DTYPE_FLOAT32)
+    max_pool_sep_f32 (j, p0, p1);
+  else if (j->idx == NULL)
+    max_pool_sep_f64 (j, p0, p1);
+  else if (j->dtype == FX_DTYPE_FLOAT32)
     max_pool_f32 (j, p0, p1);
   else
     max_pool_f64 (j, p0, p1);

@@ -1,5 +1,6 @@
 /* bench-script.c: the Python front end's cost — ResNet-50 built from its torchvision-style
- * source (core/trace/torchvision/models/resnet.py, the same file on both sides) and run on 1x3x224x224 under FxScript, with the
+ * source (core/trace/torchvision/models/resnet.py, the same file on both sides) and run on
+ * 1x3x224x224 under FxScript (ResNet-18's forward too), with the
  * time inside layer kernels, nn.init and tensor ops split from the interpreter's own; then pure
  * interpreter workloads (bench_micro.py). Both against /usr/bin/python3 (+ torch 1.13) in the
  * same run through bench_script_torch.py; [x] = CPython time / FxScript time. */
@@ -256,13 +257,38 @@ best_call (Call *c, int reps)
   return best;
 }
 
+/* Best forward time of models.NAME().eval() on x, built from the same source. */
+static double
+resnet_forward_time (FxScript *S, const FxValue *models, const char *name, FxValue *x)
+{
+  FxValue ctor, built, model;
+  Call construct = { S, &ctor, NULL, 0, { 0 } };
+  Call forward = { S, &model, x, 1, { 0 } };
+  double t;
+
+  if (!fx_script_getattr (S, models, name, &ctor))
+    die_with_exception (S, name);
+  construct.last = fx_value_none ();
+  call_once (&construct);
+  built = construct.last;
+  if (!fx_script_call_method (S, &built, "eval", NULL, 0, NULL, &model))
+    die_with_exception (S, "model.eval()");
+  forward.last = fx_value_none ();
+  t = best_call (&forward, 5);
+  fx_value_clear (&forward.last);
+  fx_value_clear (&model);
+  fx_value_clear (&built);
+  fx_value_clear (&ctor);
+  return t;
+}
+
 static void
 bench_resnet (FxScript *S, const FxValue *main_module, GHashTable *py, int threads)
 {
   FxValue models, resnet50, x, model, nn, nn_init;
   Call construct = { S, &resnet50, NULL, 0, { 0 } };
   Call forward = { S, &model, &x, 1, { 0 } };
-  double t_construct, t_forward, ti_construct, k_construct, ti_forward = INFINITY, k_forward = 0;
+  double t_construct, t_forward, t_forward18, ti_construct, k_construct, ti_forward = INFINITY, k_forward = 0;
   guint calls_construct, calls_forward = 0;
 
   if (!fx_script_getattr (S, main_module, "resnet", &models)
@@ -277,6 +303,7 @@ bench_resnet (FxScript *S, const FxValue *main_module, GHashTable *py, int threa
     die_with_exception (S, "model.eval()");
   forward.last = fx_value_none ();
   t_forward = best_call (&forward, 5);
+  t_forward18 = resnet_forward_time (S, &models, "resnet18", &x);
 
   /* The same again with the kernels timed. */
   install_kernel_clock (S, &nn, &nn_init);
@@ -311,6 +338,8 @@ bench_resnet (FxScript *S, const FxValue *main_module, GHashTable *py, int threa
   print_ratio (t_construct, py_field (py, "construct", 1));
   printf ("  %-50s %8.1f ms", "forward 1x3x224x224 (eval)", t_forward * 1e3);
   print_ratio (t_forward, py_field (py, "forward", 1));
+  printf ("  %-50s %8.1f ms", "resnet18() forward 1x3x224x224 (eval)", t_forward18 * 1e3);
+  print_ratio (t_forward18, py_field (py, "forward_resnet18", 1));
 
   printf ("Split, with leaf layers (__init__, forward), nn.init and tensor ops timed:\n");
   {

@@ -82,6 +82,13 @@ def resnet(models_dir, threads):
 
     print("construct", best(models.resnet50, 2))
     print("forward", best(forward, 5))
+    model18 = models.resnet18().eval()
+
+    def forward18():
+        with torch.no_grad():
+            model18(x)
+
+    print("forward_resnet18", best(forward18, 5))
 
     kclock = KernelClock()
     for cls in (nn.Conv2d, nn.BatchNorm2d, nn.ReLU, nn.MaxPool2d, nn.AdaptiveAvgPool2d,

@@ -1,0 +1,109 @@
+/* test-conv-fused.c: fx_tensor_conv2d_fused (conv2d with an eval-mode BatchNorm and ReLU folded
+ * into its output tiles) against conv2d → batch_norm → relu run one after the other: equal bit
+ * for bit on every conv path (im2col, "same" stride-1 copy, 1×1 direct, depthwise, fallback). */
+#include <fx.h>
+#include <string.h>
+
+typedef struct {
+  int64_t n, c, o, hw, k, stride, pad, groups;
+  gboolean bias, relu, unbatched;
+} Case;
+
+static FxTensor *
+randn (FxGenerator *gen, int ndim, const int64_t *shape)
+{
+  GError *error = NULL;
+  FxTensor *t = fx_randn (FX_DTYPE_FLOAT32, ndim, shape, gen, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+check_case (const Case *tc, FxGenerator *gen)
+{
+  GError *error = NULL;
+  int64_t xs[4] = { tc->n, tc->c, tc->hw, tc->hw };
+  int64_t ws[4] = { tc->o, tc->c / tc->groups, tc->k, tc->k }, os[1] = { tc->o };
+  g_autoptr (FxTensor) x4 = randn (gen, 4, xs);
+  g_autoptr (FxTensor) w = randn (gen, 4, ws);
+  g_autoptr (FxTensor) b = tc->bias ? randn (gen, 1, os) : NULL;
+  g_autoptr (FxTensor) mean = randn (gen, 1, os);
+  g_autoptr (FxTensor) var0 = randn (gen, 1, os);
+  g_autoptr (FxTensor) var = fx_tensor_unary (FX_UNARY_ABS, var0, 0, 0, &error);
+  g_autoptr (FxTensor) gamma = randn (gen, 1, os);
+  g_autoptr (FxTensor) beta = randn (gen, 1, os);
+  g_autoptr (FxTensor) x = tc->unbatched ? fx_tensor_select (x4, 0, 0, &error) : fx_tensor_ref (x4);
+  FxConvParams p;
+
+  fx_conv_params_init (&p);
+  p.stride[0] = tc->stride;
+  p.padding[0] = tc->pad;
+  p.groups = tc->groups;
+
+  g_autoptr (FxTensor) conv = fx_tensor_conv2d (x, w, b, &p, &error);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) conv4 = tc->unbatched ? fx_tensor_unsqueeze (conv, 0, &error)
+                                             : fx_tensor_ref (conv);
+  g_autoptr (FxTensor) bn = fx_batch_norm (conv4, mean, var, gamma, beta, FALSE, 0.1, 1e-5,
+                                           &error);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) want = tc->relu ? fx_tensor_relu (bn, &error) : fx_tensor_ref (bn);
+  g_assert_no_error (error);
+
+  g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, 1e-5, tc->o);
+  FxConvEpilogue ep = { coeffs, tc->relu };
+  g_autoptr (FxTensor) got = fx_tensor_conv2d_fused (x, w, b, &p, &ep, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (fx_tensor_numel (got), ==, fx_tensor_numel (want));
+  g_assert_true (fx_tensor_is_contiguous (got) && fx_tensor_is_contiguous (want));
+  g_assert_cmpmem (fx_tensor_data (got), fx_tensor_numel (got) * 4, fx_tensor_data (want),
+                   fx_tensor_numel (want) * 4);
+}
+
+static const Case cases[] = {
+  { 1, 64, 64, 56, 3, 1, 1, 1, FALSE, TRUE, FALSE },    /* "same" 3×3: the shifted copy */
+  { 2, 16, 32, 15, 3, 1, 1, 1, TRUE, FALSE, FALSE },    /* batch 2, bias, no relu */
+  { 1, 3, 64, 64, 7, 2, 3, 1, FALSE, TRUE, FALSE },     /* stem: strided im2col */
+  { 1, 256, 64, 14, 1, 1, 0, 1, FALSE, TRUE, FALSE },   /* 1×1: the input is the matrix */
+  { 1, 64, 128, 28, 1, 2, 0, 1, FALSE, FALSE, FALSE },  /* strided 1×1 downsample */
+  { 1, 512, 512, 7, 3, 1, 1, 1, FALSE, TRUE, FALSE },   /* few positions: channel split */
+  { 1, 32, 32, 20, 3, 1, 1, 32, TRUE, TRUE, FALSE },    /* depthwise */
+  { 1, 8, 12, 9, 3, 1, 1, 1, TRUE, TRUE, TRUE },        /* unbatched: the separate pass */
+};
+
+static void
+test_fused_matches_sequence (void)
+{
+  FxGenerator *gen = fx_generator_new (7);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_case (&cases[i], gen);
+  fx_generator_free (gen);
+}
+
+static void
+test_fused_null_epilogue (void)
+{
+  GError *error = NULL;
+  FxGenerator *gen = fx_generator_new (3);
+  int64_t xs[4] = { 1, 4, 8, 8 }, ws[4] = { 6, 4, 3, 3 };
+  g_autoptr (FxTensor) x = randn (gen, 4, xs);
+  g_autoptr (FxTensor) w = randn (gen, 4, ws);
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  g_autoptr (FxTensor) a = fx_tensor_conv2d (x, w, NULL, &p, &error);
+  g_autoptr (FxTensor) b = fx_tensor_conv2d_fused (x, w, NULL, &p, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (fx_tensor_data (a), fx_tensor_numel (a) * 4, fx_tensor_data (b),
+                   fx_tensor_numel (b) * 4);
+  fx_generator_free (gen);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/conv-fused/matches-sequence", test_fused_matches_sequence);
+  g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
+  return g_test_run ();
+}
