@@ -26,5 +26,7 @@
 #include "ir/checkpoint.h"
 #include "ir/safetensors.h"
 #include "ir/fxg.h"
+#include "rewrite/rewrite.h"
 #include "ops/op.h"
 #include "ops/layers.h"
+#include "rewrite/passes.h"

@@ -2,6 +2,7 @@
  * copying, lint and dead code elimination, with torch.fx 1.13's semantics and messages.
  * Nothing here recurses over the graph or is quadratic in its size. */
 #include "ir/graph.h"
+#include "ir/graph-module.h"
 #include "ops/op.h"
 #include "fx-error.h"
 
@@ -580,6 +581,19 @@ fx_node_is_impure (const FxNode *node)
     return TRUE;
   if (node->op == FX_OP_CALL_FUNCTION && node->target.kind == FX_VALUE_OP)
     return (node->target.op->flags & FX_OP_FLAG_IMPURE) != 0;
+  /* 1.13 asks the called module: a true `_is_impure` attribute keeps the call */
+  if (node->op == FX_OP_CALL_MODULE && node->target.kind == FX_VALUE_STR
+      && node->graph->owning_module != NULL)
+    {
+      FxModule *m = fx_module_get_submodule (node->graph->owning_module->module,
+                                             node->target.s->data, NULL);
+      FxValue key = fx_value_str ("_is_impure");
+      const FxValue *flag = m != NULL ? fx_dict_get (m->attributes, &key) : NULL;
+      gboolean impure = flag != NULL && ((flag->kind == FX_VALUE_BOOL && flag->b)
+                                         || (flag->kind == FX_VALUE_INT && flag->i != 0));
+      fx_value_clear (&key);
+      return impure;
+    }
   return FALSE;
 }
 

@@ -3,6 +3,7 @@
  * FX_VALUE_NODE references in argument trees, and map_arg / map_aggregate. */
 #include "script/fx-ir-private.h"
 #include "script/nn-bind.h"
+#include "rewrite/rewrite-script.h"
 
 #include <string.h>
 
@@ -762,6 +763,7 @@ sc_fx_ir_init (FxScript *S)
 
   /* the module owns the state: forgotten when the interpreter goes */
   fx_script_register_module (S, "torch.fx._ir", ir_module_init, st, state_forget);
+  fx_rewrite_script_init (S);   /* torch.fx._rewrite, for torch.fx.subgraph_rewriter */
   fx_script_register_module (S, "torch.fx.graph", ir_module_init, state_ref (st), (GDestroyNotify) state_unref);
   fx_script_register_module (S, "torch.fx.node", ir_module_init, state_ref (st), (GDestroyNotify) state_unref);
   fx_script_register_module (S, "torch.fx.graph_module", ir_module_init, state_ref (st),

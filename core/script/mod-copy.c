@@ -54,6 +54,22 @@ memo_put (FxValue *memo, int64_t id, const FxValue *copy)
     fx_dict_set (memo->dict, fx_value_int (id), fx_value_copy (copy));
 }
 
+/* copy._keep_alive: the memo is keyed by id(), so a temporary (the state dict from
+ * __getstate__) it recorded must outlive the copy, or a later temporary at the same address
+ * would hit its entry. Kept, as in Python, in a list at memo[id(memo)]. */
+static void
+keep_alive (FxValue *memo, const FxValue *v)
+{
+  FxValue key = fx_value_int (value_id (memo));
+  FxValue *list = fx_dict_get (memo->dict, &key);
+  if (list == NULL || list->kind != FX_VALUE_LIST)
+    {
+      fx_dict_set (memo->dict, key, fx_value_take_list (fx_seq_new (0)));
+      list = fx_dict_get (memo->dict, &key);
+    }
+  fx_seq_append (list->seq, fx_value_copy (v));
+}
+
 /* object.__reduce_ex__-style copy of an instance: a new instance of the same class whose state
  * (__getstate__() or __dict__) is copied (deeply when memo is given) and set back
  * (__setstate__ or __dict__.update). */
@@ -84,6 +100,7 @@ copy_instance (FxScript *S, const FxValue *v, FxValue *memo, FxValue *out)
       FxValue deep;
       if (!deep_copy (S, &state, memo, &deep))
         goto fail;
+      keep_alive (memo, &state);
       fx_value_clear (&state);
       state = deep;
     }

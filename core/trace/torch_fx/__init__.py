@@ -7,3 +7,5 @@ from torch.fx.interpreter import Interpreter, Transformer
 # 1.13's torch.fx imports these submodules, so scripts reach them as attributes
 # (torch.fx.graph.map_arg, torch.fx.node.Node).
 from torch.fx import graph, node, graph_module
+from torch.fx.subgraph_rewriter import replace_pattern
+from torch.fx import subgraph_rewriter
