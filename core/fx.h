@@ -27,6 +27,8 @@
 #include "ir/safetensors.h"
 #include "ir/fxg.h"
 #include "rewrite/rewrite.h"
+#include "trace/trace.h"
+#include "trace/tracer.h"
 #include "ops/op.h"
 #include "ops/layers.h"
 #include "rewrite/passes.h"

@@ -1148,9 +1148,11 @@ sc_generator_methods_init (FxScript *S)
 
 /* ------------------------------------------------------------------ Python calls */
 
+/* flat: NULL, or one value per parameter in co->params order, bound as they are (the *args
+ * and **kwargs slots too) instead of binding self/args/kwnames. */
 static gboolean
-call_function (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *args, int nargs,
-               FxStr *const *kwnames, int nkw, FxValue *out)
+call_function_impl (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *args,
+                    int nargs, FxStr *const *kwnames, int nkw, const FxValue *flat, FxValue *out)
 {
   ScCode *co = fn->code;
   int nlocals = co->n_locals, ncells = co->n_cellvars + co->n_freevars;
@@ -1163,7 +1165,10 @@ call_function (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *
 
   for (int i = 0; i < nlocals; i++)
     locals[i] = sc_unbound ();
-  if (!bind_args (S, fn, self, args, nargs, kwnames, nkw, locals))
+  if (flat != NULL)
+    for (int i = 0; i < nargs; i++)
+      locals[i] = fx_value_copy (&flat[i]);
+  else if (!bind_args (S, fn, self, args, nargs, kwnames, nkw, locals))
     {
       for (int i = 0; i < nlocals; i++)
         fx_value_clear (&locals[i]);
@@ -1212,6 +1217,32 @@ call_function (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *
   if (cells != cell_buf)
     g_free (cells);
   return ok;
+}
+
+static gboolean
+call_function (FxScript *S, ScFunction *fn, const FxValue *self, const FxValue *args, int nargs,
+               FxStr *const *kwnames, int nkw, FxValue *out)
+{
+  return call_function_impl (S, fn, self, args, nargs, kwnames, nkw, NULL, out);
+}
+
+gboolean
+sc_call_function_flat (FxScript *S, const FxValue *func, const FxValue *params, int n,
+                       FxValue *out)
+{
+  ScFunction *fn;
+  ScCode *co;
+  int np;
+  if (!sc_is_klass (func, &sc_function_klass))
+    return sc_raise (S, SC_T_TYPE_ERROR, "'%s' is not a Python function", sc_type_name (S, func));
+  fn = (ScFunction *) func->obj;
+  co = fn->code;
+  np = co->n_pos + co->n_kwonly + ((co->flags & SC_CODE_VARARGS) ? 1 : 0)
+       + ((co->flags & SC_CODE_VARKEYWORDS) ? 1 : 0);
+  if (n != np)
+    return sc_raise (S, SC_T_TYPE_ERROR, "%s() has %d parameters, %d values given",
+                     fn->qualname->data, np, n);
+  return call_function_impl (S, fn, NULL, NULL, n, NULL, 0, params, out);
 }
 
 /* Module and class bodies. cells_in: the class body's free variables (or NULL). */

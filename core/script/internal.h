@@ -507,6 +507,11 @@ gboolean sc_call             (FxScript *S, const FxValue *callable, const FxValu
                               int nargs, FxStr *const *kwnames, int nkw, FxValue *out);
 gboolean sc_call_dict        (FxScript *S, const FxValue *callable, const FxValue *args,
                               int nargs, FxDict *kwargs, FxValue *out);
+/* A Python function called with one value per parameter (positional, keyword-only, then the
+ * *args and **kwargs slots themselves), bound as they are: how torch.fx's tracer hands one
+ * Proxy to a *args parameter. */
+gboolean sc_call_function_flat (FxScript *S, const FxValue *func, const FxValue *params, int n,
+                                FxValue *out);
 gboolean sc_call0            (FxScript *S, const FxValue *callable, FxValue *out);
 gboolean sc_call1            (FxScript *S, const FxValue *callable, const FxValue *a, FxValue *out);
 gboolean sc_call2            (FxScript *S, const FxValue *callable, const FxValue *a,

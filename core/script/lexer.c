@@ -764,7 +764,8 @@ lex_run (Lexer *L)
             q += adv;
           tok = push_token (L, SC_TOK_NAME, p, q);
           for (guint i = 0; i < G_N_ELEMENTS (keywords); i++)
-            if (strlen (keywords[i].text) == q - p && memcmp (keywords[i].text, s + p, q - p) == 0)
+            if (keywords[i].text[0] == s[p]   /* cheap test first: names are most tokens */
+                && strlen (keywords[i].text) == q - p && memcmp (keywords[i].text, s + p, q - p) == 0)
               {
                 tok->kw = keywords[i].kw;
                 break;
@@ -777,7 +778,10 @@ lex_run (Lexer *L)
         gboolean found = FALSE;
         for (guint i = 0; i < G_N_ELEMENTS (operators); i++)
           {
-            gsize n = strlen (operators[i].text);
+            gsize n;
+            if (operators[i].text[0] != s[p])   /* cheap test first */
+              continue;
+            n = strlen (operators[i].text);
             if (p + n <= L->end && memcmp (s + p, operators[i].text, n) == 0)
               {
                 ScOp op = operators[i].op;

@@ -44,13 +44,29 @@ intern_equal (gconstpointer a, gconstpointer b)
 FxStr *
 sc_intern (const char *s, gsize len)
 {
-  FxStr *key = fx_str_new_len (s, len), *found;
+  /* Most names are short and already interned: look them up with a key on the stack, and
+   * allocate only for a new name (every identifier token of every compile comes here). */
+  union { FxStr str; char bytes[sizeof (FxStr) + 96]; } probe;
+  FxStr *key = NULL, *found;
+
+  if (len < sizeof probe.bytes - sizeof (FxStr))
+    {
+      g_atomic_ref_count_init (&probe.str.ref);
+      probe.str.hash = 0;
+      probe.str.len = len;
+      memcpy (probe.str.data, s, len);
+      probe.str.data[len] = '\0';
+    }
+  else
+    key = fx_str_new_len (s, len);
   g_mutex_lock (&intern_lock);
   if (intern_table == NULL)
     intern_table = g_hash_table_new (intern_hash, intern_equal);
-  found = g_hash_table_lookup (intern_table, key);
+  found = g_hash_table_lookup (intern_table, key != NULL ? key : &probe.str);
   if (found == NULL)
     {
+      if (key == NULL)
+        key = fx_str_new_len (s, len);
       g_hash_table_add (intern_table, key);
       found = key;
       key = NULL;

@@ -4,6 +4,7 @@
  * importable. */
 #include "script/internal.h"
 #include "trace/trace.h"
+#include "trace/tracer.h"
 #include "ops/op.h"
 
 #include <gio/gio.h>
@@ -110,12 +111,26 @@ glue_is_tensor_method (FxScript *S, const FxValue *args, int n_args, FxDict *kwa
   return TRUE;
 }
 
+/* call_flat(fn, values): fn with its parameters bound one to one (see
+ * sc_call_function_flat) — 1.13 rewrites the code object of a root with *args / **kwargs or
+ * keyword-only parameters so that each receives one placeholder's Proxy. */
+static gboolean
+glue_call_flat (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
+                gpointer user_data)
+{
+  if (n_args != 2 || (args[1].kind != FX_VALUE_TUPLE && args[1].kind != FX_VALUE_LIST))
+    return sc_raise (S, SC_T_TYPE_ERROR, "call_flat(fn, values) takes a function and a tuple");
+  return sc_call_function_flat (S, &args[0], args[1].seq->items, (int) args[1].seq->len, result);
+}
+
 static gboolean
 glue_module_init (FxScript *S, FxScriptModule *module, gpointer user_data)
 {
   fx_script_module_add_function (module, "signature", glue_signature, NULL);
   fx_script_module_add_function (module, "caller_globals", glue_caller_globals, NULL);
   fx_script_module_add_function (module, "is_tensor_method", glue_is_tensor_method, NULL);
+  fx_script_module_add_function (module, "call_flat", glue_call_flat, NULL);
+  fx_tracer_natives_add (module);
   return TRUE;
 }
 

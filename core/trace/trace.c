@@ -6,6 +6,7 @@
 #include "script/nn-bind.h"
 #include "script/fx-ir.h"
 #include "trace/trace.h"
+#include "trace/tracer.h"
 
 #include "fx-error.h"
 
@@ -32,11 +33,13 @@ static const char driver_source[] =
   "        return (type(m).__name__ in self.leaf_names\n"
   "                or super().is_leaf_module(m, qualname))\n"
   "\n"
-  "def trace(root, concrete_args, leaf_names):\n"
+  "def trace(root, concrete_args, leaf_names, c_tracer):\n"
   "    if leaf_names:\n"
   "        tracer = LeafTracer(leaf_names)\n"
   "    else:\n"
   "        tracer = torch.fx.Tracer()\n"
+  "    if c_tracer is not None:\n"
+  "        tracer._fx_c_tracer = c_tracer\n"
   "    graph = tracer.trace(root, concrete_args)\n"
   "    if isinstance(root, torch.nn.Module):\n"
   "        name = root.__class__.__name__\n"
@@ -486,15 +489,15 @@ to_c_graph_module (Session *s, const FxValue *gm_value, GError **error)
   return fx_graph_module_new (copy, graph, class_name, error);
 }
 
-FxGraphModule *
-fx_trace_file (const char *path, const char *name, FxDict *concrete_args,
-               const char *const *extra_leaf_modules, GError **error)
+static FxGraphModule *
+trace_file (const char *path, const char *name, FxDict *concrete_args,
+            const char *const *extra_leaf_modules, FxTracer *c_tracer, GError **error)
 {
   Session s;
   FxGraphModule *result = NULL;
   g_auto (FxValue) root = { 0 };
   g_auto (FxValue) gm = { 0 };
-  FxValue args[3];
+  FxValue args[4];
 
   g_return_val_if_fail (path != NULL && name != NULL, NULL);
   if (!session_open (&s, path, error))
@@ -515,9 +518,11 @@ fx_trace_file (const char *path, const char *name, FxDict *concrete_args,
       args[1] = concrete_args != NULL ? fx_value_take_dict (fx_dict_ref (concrete_args))
                                       : fx_value_none ();
       args[2] = fx_value_take_tuple (leaves);
-      if (call_driver (&s, "trace", args, 3, &gm, error, FX_ERROR_FAILED))
+      args[3] = c_tracer != NULL ? fx_tracer_capsule_new (c_tracer) : fx_value_none ();
+      if (call_driver (&s, "trace", args, 4, &gm, error, FX_ERROR_FAILED))
         result = to_c_graph_module (&s, &gm, error);
       fx_value_clear (&args[2]);
+      fx_value_clear (&args[3]);
     }
   fx_value_clear (&args[0]);
   fx_value_clear (&args[1]);
@@ -525,6 +530,21 @@ fx_trace_file (const char *path, const char *name, FxDict *concrete_args,
   fx_value_clear (&root);
   session_close (&s);
   return result;
+}
+
+FxGraphModule *
+fx_trace_file (const char *path, const char *name, FxDict *concrete_args,
+               const char *const *extra_leaf_modules, GError **error)
+{
+  return trace_file (path, name, concrete_args, extra_leaf_modules, NULL, error);
+}
+
+FxGraphModule *
+fx_tracer_trace_file (FxTracer *tracer, const char *path, const char *name,
+                      FxDict *concrete_args, GError **error)
+{
+  g_return_val_if_fail (tracer != NULL && tracer->klass != NULL, NULL);
+  return trace_file (path, name, concrete_args, NULL, tracer, error);
 }
 
 /* ---------------------------------------------------------------- error locations */

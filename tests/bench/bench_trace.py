@@ -1,6 +1,7 @@
 """Tracing speed against torch.fx in the same run: symbolic_trace of ResNet-50 (the bundled
-torchvision-style model, core/trace/torchvision/models/resnet.py) and of chains of 1 000 to
-10 000 adds (linear in fx; torch.fx's naming is superlinear). The same script runs under
+torchvision-style model, core/trace/torchvision/models/resnet.py; also Tracer.trace alone,
+without building the GraphModule) and of chains of 1 000 to 10 000 adds (linear in fx;
+torch.fx's naming is superlinear). The same script runs under
 `fx run` and under CPython with PyTorch 1.13:
 
     /usr/bin/python3 tests/bench/bench_trace.py build/app/fx    # both sides, with ratios
@@ -44,6 +45,9 @@ def measure():
     model = resnet.resnet50()
     seconds, gm = best_time(lambda: torch.fx.symbolic_trace(model))
     print("resnet50", seconds, len(gm.graph.nodes))
+    # Tracer.trace alone: symbolic_trace minus building the GraphModule (code generation)
+    seconds, graph = best_time(lambda: torch.fx.Tracer().trace(model))
+    print("resnet50/trace", seconds, len(graph.nodes))
     for n in CHAINS:
         f = chain(n)
         seconds, gm = best_time(lambda: torch.fx.symbolic_trace(f))
@@ -59,11 +63,11 @@ def compare(fx):
         for line in out.splitlines():
             name, seconds, nodes = line.split()
             results.setdefault(name, {})[side] = (float(seconds), int(nodes))
-    print(f"symbolic_trace, best of {REPEATS}     torch.fx          fx   [torch.fx / fx]")
+    print(f"symbolic_trace, best of {REPEATS}         torch.fx          fx   [torch.fx / fx]")
     for name, sides in results.items():
         t_torch, nodes = sides["torch.fx"]
         t_fx, _ = sides["fx"]
-        print(f"{name:10} {nodes:6} nodes  {t_torch * 1e3:9.1f} ms {t_fx * 1e3:9.1f} ms"
+        print(f"{name:14} {nodes:6} nodes  {t_torch * 1e3:9.1f} ms {t_fx * 1e3:9.1f} ms"
               f"   [{t_torch / t_fx:.1f}x]")
 
 

@@ -1,9 +1,11 @@
 /* test-trace.c: the C entry points of symbolic tracing (trace/trace.h) — the candidates of a
  * model file, tracing an instance, a class and a function, concrete args, extra leaf modules,
+ * a C tracer's is_leaf_module hook (trace/tracer.h),
  * errors with their source location, --concrete literals. Expected code is what
  * /usr/bin/python3 with torch 1.13 prints for symbolic_trace(...).code of the same model. */
 #include <fx.h>
 #include "trace/trace.h"
+#include "trace/tracer.h"
 #include "ir/fxg.h"
 
 #include <glib/gstdio.h>
@@ -300,6 +302,46 @@ test_extra_leaf_modules (void)
   g_assert_cmpstr (block->type_name, ==, "Block");
 }
 
+/* A C tracer (trace/tracer.h) whose is_leaf_module keeps Block a leaf, as a script subclass
+ * overriding is_leaf_module would: the graph calls self.block, like expected_leaf. */
+typedef struct {
+  FxTracer parent;
+  GPtrArray *asked;              /* "qualified_name:class_name:default_answer" */
+} LeafBlockTracer;
+
+static gboolean
+leaf_block_is_leaf (FxTracer *tracer, const char *class_name, const char *class_module,
+                    const char *qualified_name, gboolean default_answer)
+{
+  LeafBlockTracer *self = (LeafBlockTracer *) tracer;
+  g_ptr_array_add (self->asked, g_strdup_printf ("%s:%s:%d", qualified_name, class_name,
+                                                 default_answer));
+  return default_answer || strcmp (class_name, "Block") == 0;
+}
+
+static const FxTracerClass leaf_block_class = { .is_leaf_module = leaf_block_is_leaf };
+
+static void
+test_c_tracer_hook (void)
+{
+  g_autofree char *path = model_path ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) asked = g_ptr_array_new_with_free_func (g_free);
+  LeafBlockTracer tracer = { { &leaf_block_class, NULL }, asked };
+  FxDict *args = flag_args (TRUE);
+  g_autoptr (FxGraphModule) gm = fx_tracer_trace_file (&tracer.parent, path, "net", args, &error);
+
+  fx_dict_unref (args);
+  g_assert_no_error (error);
+  g_assert_nonnull (gm);
+  g_assert_cmpstr (gm->code, ==, expected_leaf);
+  /* asked about block (not a leaf by default) and fc (a torch.nn leaf); block.lin never,
+   * since block was not traced through */
+  g_assert_cmpuint (asked->len, ==, 2);
+  g_assert_cmpstr (asked->pdata[0], ==, "block:Block:0");
+  g_assert_cmpstr (asked->pdata[1], ==, "fc:Linear:1");
+}
+
 /* The document of a traced model saves and loads back to the same code. */
 static void
 test_fxg_round_trip (void)
@@ -503,6 +545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/class-with-concrete-args", test_class_with_concrete_args);
   g_test_add_func ("/trace/function", test_function);
   g_test_add_func ("/trace/extra-leaf-modules", test_extra_leaf_modules);
+  g_test_add_func ("/trace/c-tracer-hook", test_c_tracer_hook);
   g_test_add_func ("/trace/fxg-round-trip", test_fxg_round_trip);
   g_test_add_func ("/trace/trace-error-location", test_trace_error_location);
   g_test_add_func ("/trace/syntax-error-location", test_syntax_error_location);

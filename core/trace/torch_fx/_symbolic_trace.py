@@ -6,7 +6,7 @@ import builtins
 import warnings
 import torch
 from torch.fx._ir import Graph, GraphModule, map_aggregate
-from torch.fx.proxy import TracerBase, Proxy, ParameterProxy, TraceError
+from torch.fx.proxy import TracerBase, Proxy, Attribute, ParameterProxy, TraceError
 from torch.fx import _glue
 
 __all__ = ['Tracer', 'symbolic_trace', 'wrap', 'PH', 'PHBase', 'is_fx_tracing']
@@ -75,7 +75,8 @@ class _Patcher:
         namespace[name] = replacement
 
     def patch_method(self, cls, name, replacement, deduplicate=True):
-        replacement.__fx_already_patched = deduplicate
+        if deduplicate:   # the trace's own wrappers are natives, which take no attributes
+            replacement.__fx_already_patched = True
         original = getattr(cls, name)
         if getattr(original, '__fx_already_patched', False):
             return
@@ -114,11 +115,21 @@ def _patch_wrapped_functions(patcher):
         patcher.patch(namespace, name, _wrap_function(original))
 
 
+# id(original) → (original, its _wrap_function stand-in): the stand-ins hold nothing but the
+# original, so every trace can reuse them instead of making ~50 for `math` each time.
+_autowrap_stand_ins = {}
+
+
 def _autowrap_check(patcher, namespace, function_ids):
     if patcher.visit_once(namespace):
-        for name, value in list(namespace.items()):
-            if not name.startswith('_') and callable(value) and id(value) in function_ids:
-                patcher.patch(namespace, name, _wrap_function(value))
+        # the names with public, callable values whose id is in function_ids (C, tracer.c)
+        for name in _glue.autowrap_names(namespace, function_ids):
+            original = namespace[name]
+            known = _autowrap_stand_ins.get(id(original))
+            if known is None or known[0] is not original:
+                known = (original, _wrap_function(original))
+                _autowrap_stand_ins[id(original)] = known
+            patcher.patch(namespace, name, known[1])
 
 
 def _assert_is_none(value, msg):
@@ -143,7 +154,11 @@ class Tracer(TracerBase):
         self.param_shapes_constant = param_shapes_constant
         self.submodule_paths = None
 
-    def create_arg(self, a):
+    # create_arg(a): proxies, plain values and their containers in C (tracer.c); the rest
+    # (parameters, buffers, modules, namedtuples, tensor constants) in _create_arg_py.
+    create_arg = _glue.create_arg
+
+    def _create_arg_py(self, a):
         if isinstance(a, torch.nn.Parameter):
             for name, param in self.root.named_parameters():
                 if a is param:
@@ -228,6 +243,9 @@ class Tracer(TracerBase):
                 raise RuntimeError("``self`` argument cannot be part of *args expansion!")
             params = params[1:]
             args.append(self.root)
+        # 1.13's order (co_varnames'): positional, keyword-only, then *args and **kwargs
+        order = {'positional': 0, 'keyword_only': 1, 'var_positional': 2, 'var_keyword': 3}
+        params = sorted(params, key=lambda p: order[p[1]])
         names = [p[0] for p in params if p[1] in ('positional', 'keyword_only')]
         if isinstance(concrete_args, tuple):
             if len(names) != len(concrete_args):
@@ -246,34 +264,15 @@ class Tracer(TracerBase):
             return self.create_proxy('placeholder', name, (default,) if has_default else (), {},
                                      type_expr=annotation)
 
-        positional = []
-        keyword = {}
-        star = None
-        star_star = None
-        for param in params:
-            kind = param[1]
-            value = placeholder_for(param)
-            if kind == 'positional':
-                positional.append(value)
-            elif kind == 'keyword_only':
-                keyword[param[0]] = value
-            elif kind == 'var_positional':
-                star = value
-            else:
-                star_star = value
-        args.extend(positional)
-        if star is None and star_star is None and not keyword:
+        args.extend([placeholder_for(param) for param in params])
+        if all(param[1] == 'positional' for param in params):
             return root_fn, args
 
-        if star is not None or star_star is not None:
-            # 1.13 rewrites the code object so that *args/**kwargs arrive as single proxies;
-            # libfx cannot, yet.
-            raise NotImplementedError('symbolic tracing of a function with *args or **kwargs '
-                                      'is not supported yet')
-
-        def call_with_keywords(*call_args):
-            return root_fn(*call_args, **keyword)
-        return call_with_keywords, args
+        # Like 1.13, which rewrites the code object so that keyword-only parameters become
+        # positional and *args / **kwargs each receive one placeholder's Proxy.
+        def call_flat(*call_args):
+            return _glue.call_flat(root_fn, call_args)
+        return call_flat, args
 
     def _concrete_placeholder(self, param, concrete):
         name, kind, has_default, default, annotation = param
@@ -318,33 +317,39 @@ class Tracer(TracerBase):
                     # a builtin layer's forward is C: its Python twin is what gets traced
                     from torch.fx._nn_forward import python_forward
                     fn = python_forward(type(root)) or fn
-                self.submodule_paths = {id(mod): (mod, name) for name, mod in root.named_modules()}
             else:
                 self.root = torch.nn.Module()
                 fn = root
             self.graph = Graph(tracer_cls=getattr(self, '__class__', None))
-            self.tensor_attrs = {}   # id(tensor) → (tensor, qualified name)
-            self._collect_tensor_attrs(self.root)
+            # id(tensor) → (tensor, qualified name) of plain tensor attributes (1.13's
+            # collect_tensor_attrs) and id(module) → (module, qualified name), in one walk (C)
+            self.tensor_attrs = {}
+            paths = {}
+            _glue.scan_modules(self.root, self.tensor_attrs, paths)
+            if isinstance(root, torch.nn.Module):
+                self.submodule_paths = paths
             fn_globals = fn.__globals__
+            return_type = getattr(fn, '__annotations__', {}).get('return')
             fn, args = self.create_args_for_root(fn, isinstance(root, torch.nn.Module),
                                                  concrete_args)
             parameter_proxy_cache = {}
             original_getattr = torch.nn.Module.__getattr__
             original_call = torch.nn.Module.__call__
-            tracer = self
+            patcher = _Patcher()
+            autowrap_ids = self._autowrap_function_ids
 
-            def module_getattr_wrapper(mod, attr):
-                return tracer.getattr(attr, original_getattr(mod, attr), parameter_proxy_cache)
+            def autowrap_check(namespace):
+                _autowrap_check(patcher, namespace, autowrap_ids)
 
-            def module_call_wrapper(mod, *args, **kwargs):
-                def forward(*args, **kwargs):
-                    return original_call(mod, *args, **kwargs)
-                forward_fn = getattr(mod, 'forward', mod)
-                _autowrap_check(patcher, getattr(forward_fn, '__globals__', {}),
-                                tracer._autowrap_function_ids)
-                return tracer.call_module(mod, forward, args, kwargs)
+            # Natives (core/trace/tracer.c) doing what 1.13's wrappers do: __getattr__ then
+            # self.getattr; __call__ through self.call_module (path_of_module,
+            # is_leaf_module, create_proxy), each hook a script subclass overrides called.
+            module_getattr_wrapper = _glue.module_getattr_wrapper(self, original_getattr,
+                                                                  parameter_proxy_cache)
+            module_call_wrapper = _glue.module_call_wrapper(self, original_call, autowrap_check,
+                                                            self.submodule_paths or {})
 
-            with _Patcher() as patcher:
+            with patcher:
                 patcher.patch_method(torch.nn.Module, '__getattr__', module_getattr_wrapper,
                                      deduplicate=False)
                 patcher.patch_method(torch.nn.Module, '__call__', module_call_wrapper,
@@ -355,23 +360,11 @@ class Tracer(TracerBase):
                     _autowrap_check(patcher, module.__dict__, self._autowrap_function_ids)
                 result = fn(*args)
                 self.create_node('output', 'output', (self.create_arg(result),), {},
-                                 type_expr=getattr(fn, '__annotations__', {}).get('return'))
+                                 type_expr=return_type)
             self.submodule_paths = None
         finally:
             _tracing[0] = was_tracing
         return self.graph
-
-    def _collect_tensor_attrs(self, root):
-        # Plain tensor attributes, module tree in pre-order; a later path wins, as in 1.13.
-        pending = [(root, [])]
-        while pending:
-            m, atoms = pending.pop()
-            for k, v in m.__dict__.items():
-                if isinstance(v, torch.Tensor):
-                    self.tensor_attrs[id(v)] = (v, '.'.join(atoms + [k]))
-            children = list(m.named_children())
-            for k, child in reversed(children):
-                pending.append((child, atoms + [k]))
 
 
 def wrap(fn_or_name):
@@ -397,3 +390,6 @@ def symbolic_trace(root, concrete_args=None):
     graph = tracer.trace(root, concrete_args)
     name = root.__class__.__name__ if isinstance(root, torch.nn.Module) else root.__name__
     return GraphModule(tracer.root, graph, name)
+
+
+_glue.tracer_setup(Proxy, Attribute, Tracer, Graph, torch.nn.Sequential)

@@ -40,16 +40,11 @@ class TracerBase:
     def proxy(self, node):
         return Proxy(node, self)
 
-    def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None,
-                     proxy_factory_fn=None):
-        node_args = self.create_arg(args)
-        node_kwargs = self.create_arg(kwargs)
-        assert isinstance(node_args, tuple)
-        assert isinstance(node_kwargs, dict)
-        node = self.create_node(kind, target, node_args, node_kwargs, name, type_expr)
-        if proxy_factory_fn is None:
-            return self.proxy(node)
-        return proxy_factory_fn(node)
+    # create_proxy(kind, target, args, kwargs, name=None, type_expr=None,
+    # proxy_factory_fn=None): create_arg of args and kwargs (a tuple and a dict, asserted),
+    # create_node, then proxy(node) or proxy_factory_fn(node) — in C (core/trace/tracer.c),
+    # calling each of those hooks a subclass overrides.
+    create_proxy = _glue.create_proxy
 
     def create_arg(self, a):
         if not isinstance(a, Proxy) and hasattr(a, '__fx_create_arg__'):
@@ -117,9 +112,9 @@ class Proxy:
     def __repr__(self):
         return f'Proxy({self.node.name})'
 
-    def __getattr__(self, k):
-        # Not a node yet: most attribute reads are method calls, recorded as call_method.
-        return Attribute(self, k)
+    # __getattr__(self, k) → Attribute(self, k) (C): not a node yet, since most attribute
+    # reads are method calls, recorded as call_method.
+    __getattr__ = _glue.proxy_getattr
 
     def __call__(self, *args, **kwargs):
         return self.tracer.create_proxy('call_method', '__call__', (self,) + args, kwargs)
@@ -163,14 +158,6 @@ class Proxy:
         return tracer.create_proxy('call_function', orig_method, args, kwargs)
 
 
-def _operator_method(name):
-    target = getattr(operator, name)
-
-    def record(*args, **kwargs):
-        return args[0].tracer.create_proxy('call_function', target, args, kwargs)
-    return record
-
-
 # `tensor OP proxy` with a real tensor on the left: 1.13 reaches the Proxy through the
 # Tensor's own operator method and __torch_function__, so it records that Tensor method.
 _TENSOR_OPERATOR_METHODS = {
@@ -178,23 +165,15 @@ _TENSOR_OPERATOR_METHODS = {
     'mod': 'remainder', 'pow': 'pow', 'matmul': 'matmul', 'and_': '__and__', 'or_': '__or__',
     'xor': '__xor__', 'lshift': '__lshift__', 'rshift': '__rshift__'}
 
-
-def _reflected_method(name):
-    target = getattr(operator, name)
-    tensor_method = _TENSOR_OPERATOR_METHODS[name]
-
-    def record(self, lhs):
-        if isinstance(lhs, torch.Tensor):
-            return self.tracer.create_proxy('call_method', tensor_method, (lhs, self), {})
-        return self.tracer.create_proxy('call_function', target, (lhs, self), {})
-    return record
-
-
+# The operator methods are natives (core/trace/tracer.c): `proxy OP x` records
+# tracer.create_proxy('call_function', operator.OP, (proxy, x), {}), the reflected ones
+# operator.OP(lhs, proxy) — or lhs's Tensor method when lhs is a real tensor.
 for _name in _BINARY_OPERATORS + _COMPARISONS + _UNARY_OPERATORS:
-    setattr(Proxy, '__' + _name.strip('_') + '__', _operator_method(_name))
+    setattr(Proxy, '__' + _name.strip('_') + '__', _glue.proxy_operator(getattr(operator, _name)))
 for _name in _BINARY_OPERATORS:
     if _name != 'getitem':
-        setattr(Proxy, '__r' + _name.strip('_') + '__', _reflected_method(_name))
+        setattr(Proxy, '__r' + _name.strip('_') + '__',
+                _glue.proxy_operator(getattr(operator, _name), _TENSOR_OPERATOR_METHODS[_name]))
 
 
 class Attribute(Proxy):
@@ -213,8 +192,8 @@ class Attribute(Proxy):
                                                   (self.root, self.attr), {}).node
         return self._node
 
-    def __call__(self, *args, **kwargs):
-        return self.tracer.create_proxy('call_method', self.attr, (self.root,) + args, kwargs)
+    # __call__(self, *args, **kwargs): call_method self.attr on (self.root,) + args (C)
+    __call__ = _glue.attribute_call
 
 
 class ParameterProxy(Proxy):
