@@ -13,14 +13,18 @@ G_DEFINE_FINAL_TYPE (FxApplication, fx_application, ADW_TYPE_APPLICATION)
 
 static const struct {
   const char *action;
-  const char *accels[3];
+  const char *accels[4];
 } fx_accels[] = {
   { "app.quit",              { "<Control>q", NULL } },
   { "win.open",              { "<Control>o", NULL } },
   { "win.save",              { "<Control>s", NULL } },
   { "win.undo",              { "<Control>z", NULL } },
   { "win.redo",              { "<Shift><Control>z", "<Control>y", NULL } },
-  { "win.export",            { "<Shift><Control>e", NULL } },
+  { "win.export-code",       { "<Shift><Control>e", NULL } },
+  { "win.find",              { "<Control>f", NULL } },
+  { "win.zoom-in",           { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+  { "win.zoom-out",          { "<Control>minus", "<Control>KP_Subtract", NULL } },
+  { "win.zoom-fit",          { "<Control>0", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
 };
 
@@ -67,6 +71,27 @@ fx_application_startup (GApplication *app)
                                            fx_accels[i].accels);
 }
 
+/* FX_EDITOR_REPORT_FIRST_FRAME (tests/bench/bench-startup.c): print the monotonic time of
+ * the first painted frame, then quit — start-up measured the way a user sees it. */
+static void
+on_first_frame (GdkFrameClock *clock, gpointer user_data)
+{
+  GApplication *app = G_APPLICATION (user_data);
+
+  g_signal_handlers_disconnect_by_func (clock, on_first_frame, user_data);
+  g_print ("first-frame %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  g_application_quit (app);
+}
+
+static void
+report_first_frame (GApplication *app, GtkWindow *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+
+  if (clock != NULL)
+    g_signal_connect (clock, "after-paint", G_CALLBACK (on_first_frame), app);
+}
+
 static void
 fx_application_activate (GApplication *app)
 {
@@ -75,6 +100,8 @@ fx_application_activate (GApplication *app)
   if (window == NULL)
     window = GTK_WINDOW (fx_window_new (FX_APPLICATION (app)));
   gtk_window_present (window);
+  if (g_getenv ("FX_EDITOR_REPORT_FIRST_FRAME") != NULL)
+    report_first_frame (app, window);
 }
 
 /* Files named on the command line: the first reuses an empty window, the rest get their own. */

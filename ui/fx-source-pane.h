@@ -16,6 +16,12 @@ char      *fx_source_pane_dup_text     (FxSourcePane *self);
 /* Places the cursor on line (1-based), selects it and scrolls it into view. */
 void       fx_source_pane_show_line    (FxSourcePane *self, int line);
 int        fx_source_pane_get_cursor_line (FxSourcePane *self);
+/* Paints line (1-based; 0 clears) as the highlighted one, puts the cursor there, and with
+ * scroll brings it into view. Setting new text clears it. */
+void       fx_source_pane_highlight_line (FxSourcePane *self, int line, gboolean scroll);
+int        fx_source_pane_get_highlighted_line (FxSourcePane *self);
+gboolean   fx_source_pane_line_visible (FxSourcePane *self, int line);
+/* "line-activated" (int line): the user clicked line (1-based). */
 /* Follows the desktop's dark/light preference. */
 void       fx_source_pane_set_dark     (FxSourcePane *self, gboolean dark);
 

@@ -11,6 +11,10 @@ fx_ui_init (void)
     {
       fx_editor_register_resource ();
       g_type_ensure (FX_TYPE_SOURCE_PANE);
+      g_type_ensure (FX_TYPE_GRAPH_VIEW);
+      g_type_ensure (FX_TYPE_CODE_VIEW);
+      g_type_ensure (FX_TYPE_NODE_INSPECTOR);
+      g_type_ensure (FX_TYPE_NODE_TABLE);
       g_once_init_leave (&initialized, 1);
     }
 }

@@ -3,6 +3,11 @@
 
 #include <gtk/gtk.h>
 #include "fx-source-pane.h"
+#include "fx-graph-view.h"
+#include "fx-code-view.h"
+#include "fx-node-inspector.h"
+#include "fx-node-table.h"
+#include "fx-open-dialog.h"
 
 G_BEGIN_DECLS
 

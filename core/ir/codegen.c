@@ -319,9 +319,60 @@ fx_graph_python_code (FxGraph *graph, const char *root_module, gboolean verbose)
   return fx_graph_python_code_full (graph, root_module, verbose, NULL, NULL);
 }
 
+static char *python_code (FxGraph *graph, const char *root_module, gboolean verbose,
+                          GPtrArray *global_names, GPtrArray *global_values,
+                          GPtrArray *line_nodes);
+
 char *
 fx_graph_python_code_full (FxGraph *graph, const char *root_module, gboolean verbose,
                            GPtrArray *global_names, GPtrArray *global_values)
+{
+  return python_code (graph, root_module, verbose, global_names, global_values, NULL);
+}
+
+char *
+fx_graph_python_code_with_lines (FxGraph *graph, const char *root_module, gboolean verbose,
+                                 GPtrArray *line_nodes)
+{
+  g_return_val_if_fail (line_nodes != NULL, NULL);
+  return python_code (graph, root_module, verbose, NULL, NULL, line_nodes);
+}
+
+/* Fills line_nodes (0-based line of code → FxNode* or NULL) from where each node's statement
+ * starts in body (starts: node, body offset pairs in body order, taken after any stack-trace
+ * comment). A node whose statement is empty (most placeholders) starts where the next one
+ * does, which then overwrites it. One pass over the body: linear in the code's size. */
+static void
+fill_line_map (GPtrArray *line_nodes, const char *code, const GString *body, GArray *starts)
+{
+  guint body_first_line = 0, body_line = 0;
+  gsize pos = 0;
+  const char *def = strstr (code, "\ndef forward(");
+
+  /* The body is indented below the `def forward(...):` line. */
+  for (const char *c = code; def != NULL && c <= def + 1; c++)
+    body_first_line += *c == '\n';
+  body_first_line++;
+  for (const char *c = code; *c; c++)
+    if (*c == '\n')
+      g_ptr_array_add (line_nodes, NULL);
+  g_ptr_array_add (line_nodes, NULL);
+
+  for (guint i = 0; i < starts->len; i += 2)
+    {
+      FxNode *node = g_array_index (starts, gpointer, i);
+      gsize offset = GPOINTER_TO_SIZE (g_array_index (starts, gpointer, i + 1));
+
+      for (; pos < offset && pos < body->len; pos++)
+        body_line += body->str[pos] == '\n';
+      if (body_first_line + body_line < line_nodes->len)
+        line_nodes->pdata[body_first_line + body_line] = node;
+    }
+}
+
+static char *
+python_code (FxGraph *graph, const char *root_module, gboolean verbose,
+             GPtrArray *global_names, GPtrArray *global_values, GPtrArray *line_nodes)
 {
   CodeGen cg = { 0 };
   LastUses lu = { 0 };
@@ -331,6 +382,7 @@ fx_graph_python_code_full (FxGraph *graph, const char *root_module, gboolean ver
   g_autofree char *prev_trace = NULL;
   GString *code, *result;
   g_auto (GStrv) lines = NULL;
+  g_autoptr (GArray) starts = g_array_new (FALSE, FALSE, sizeof (gpointer));
 
   cg.names = fx_namespace_new ();
   cg.wrapped = g_hash_table_new (g_str_hash, g_str_equal);
@@ -358,6 +410,12 @@ fx_graph_python_code_full (FxGraph *graph, const char *root_module, gboolean ver
 
       if (verbose)
         emit_stacktrace_summary (body, node, &prev_trace);
+      if (line_nodes != NULL && node->op != FX_OP_ROOT)
+        {
+          gpointer offset = GSIZE_TO_POINTER (body->len);
+          g_array_append_val (starts, node);
+          g_array_append_val (starts, offset);
+        }
 
       switch (node->op)
         {
@@ -506,6 +564,8 @@ fx_graph_python_code_full (FxGraph *graph, const char *root_module, gboolean ver
   for (guint i = 0; lines[i] != NULL; i++)
     g_string_append_printf (code, "%s    %s", i ? "\n" : "", lines[i]);
   g_string_append (result, code->str);
+  if (line_nodes != NULL)
+    fill_line_map (line_nodes, result->str, body, starts);
 
   g_string_free (code, TRUE);
   g_string_free (body, TRUE);
