@@ -31,4 +31,5 @@
 #include "trace/tracer.h"
 #include "ops/op.h"
 #include "ops/layers.h"
+#include "run/run.h"
 #include "rewrite/passes.h"

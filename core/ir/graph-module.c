@@ -167,6 +167,8 @@ fx_graph_module_unref (FxGraphModule *gm)
     return;
   if (gm->graph != NULL && fx_graph_get_owning_module (gm->graph) == gm)
     fx_graph_set_owning_module (gm->graph, NULL);
+  if (gm->exec_cache != NULL)
+    gm->exec_cache_free (gm->exec_cache);
   g_clear_pointer (&gm->graph, fx_graph_unref);
   fx_module_unref (gm->module);
   g_free (gm->code);
@@ -186,6 +188,8 @@ fx_graph_module_set_graph (FxGraphModule *gm, FxGraph *graph)
 const char *
 fx_graph_module_recompile (FxGraphModule *gm)
 {
+  if (gm->exec_cache != NULL)
+    gm->exec_cache_free (g_steal_pointer (&gm->exec_cache));
   g_free (gm->code);
   gm->code = fx_graph_python_code (gm->graph, "self", FALSE);
   return gm->code;

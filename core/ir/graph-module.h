@@ -13,6 +13,10 @@ struct _FxGraphModule {
   FxModule *module;     /* its own tree; type_name is the class name ("GraphModule") */
   FxGraph *graph;
   char *code;           /* GraphModule.code as of the last recompile */
+  /* A cache of a higher layer (core/run's execution plan): freed with gm and by
+   * recompile(), since it stands for the code of the last recompile. */
+  gpointer exec_cache;
+  GDestroyNotify exec_cache_free;
 };
 
 /* GraphModule(root, graph, class_name): for every get_attr/call_module target, the object

@@ -1,11 +1,14 @@
 /* fx-graph-module.c: torch.fx.GraphModule for scripts — an nn.Module subclass made from a
  * root module (or dict) and a Graph, whose forward is the generated code compiled by the
- * interpreter, as torch.fx 1.13 does it (one class per instance, named class_name). */
+ * interpreter, as torch.fx 1.13 does it (one class per instance, named class_name). Calls of
+ * a GraphModule whose graph core/run can execute go through a compiled plan instead. */
 #include "script/fx-ir.h"
 #include "script/internal.h"
 #include "script/nn-bind.h"
+#include "script/nn-private.h"
 #include "ir/codegen.h"
 #include "ir/graph-module.h"
+#include "run/run-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -981,6 +984,212 @@ gm_delete_all_unused_submodules (FX_ARGS)
 
 /* ------------------------------------------------------------------ class */
 
+/* ------------------------------------------------------------------ calls through a plan */
+
+/* The plan compiled for one recompile() of one GraphModule, kept in its GraphModuleImpl
+ * class next to forward: code and graph say which recompile, root which module tree. */
+typedef struct {
+  FxObject base;
+  FxStr *code;
+  FxGraph *graph;
+  FxModule *root;
+  FxExecPlan *plan;              /* NULL: the graph needs the interpreter */
+  GPtrArray *module_paths;       /* call_module targets, checked at each call */
+} PlanBox;
+
+static void
+plan_box_finalize (FxObject *obj)
+{
+  PlanBox *box = (PlanBox *) obj;
+  fx_str_unref (box->code);
+  fx_graph_unref (box->graph);
+  g_clear_pointer (&box->root, fx_module_unref);
+  g_clear_pointer (&box->plan, fx_exec_plan_unref);
+  g_ptr_array_unref (box->module_paths);
+  g_free (box);
+}
+
+static const FxObjectClass plan_box_class = { "fx_exec_plan", plan_box_finalize, NULL, NULL,
+                                              NULL, NULL };
+
+/* Values the plan passes to kernels as they are: no script objects (Proxies, tensor
+ * subclasses with __torch_function__, instances) that the interpreter dispatches on. Node
+ * references (in a graph's args) are fine; inputs never hold them. */
+static gboolean
+plain_value (const FxValue *v)
+{
+  /* an explicit stack: argument trees may nest deeply */
+  g_autoptr (GPtrArray) todo = g_ptr_array_new ();
+  const FxValue *k, *x;
+
+  g_ptr_array_add (todo, (gpointer) v);
+  while (todo->len > 0)
+    {
+      const FxValue *cur = g_ptr_array_steal_index_fast (todo, todo->len - 1);
+      if (cur->kind == FX_VALUE_OBJECT)
+        return FALSE;
+      if (cur->kind == FX_VALUE_TUPLE || cur->kind == FX_VALUE_LIST)
+        for (guint i = 0; i < cur->seq->len; i++)
+          g_ptr_array_add (todo, &cur->seq->items[i]);
+      else if (cur->kind == FX_VALUE_DICT)
+        for (guint i = 0; fx_dict_entry (cur->dict, i, &k, &x); i++)
+          {
+            g_ptr_array_add (todo, (gpointer) k);
+            g_ptr_array_add (todo, (gpointer) x);
+          }
+      else if (cur->kind == FX_VALUE_SLICE)
+        {
+          g_ptr_array_add (todo, &cur->slice->start);
+          g_ptr_array_add (todo, &cur->slice->stop);
+          g_ptr_array_add (todo, &cur->slice->step);
+        }
+    }
+  return TRUE;
+}
+
+/* Compiles the plan of self's graph when the plan runs it exactly as the generated code
+ * would: registry ops only, constants without script objects, no in-place or random ops
+ * (so that a failing run changed nothing and can be repeated by the interpreter to raise
+ * its own traceback). */
+static PlanBox *
+plan_box_new (FxScript *S, const FxValue *self, FxStr *code, FxGraph *graph)
+{
+  PlanBox *box = g_new0 (PlanBox, 1);
+  FxGraphModule tmp = { 0 };
+  gboolean ok = TRUE;
+
+  fx_object_init (&box->base, &plan_box_class);
+  box->code = fx_str_ref (code);
+  box->graph = fx_graph_ref (graph);
+  box->module_paths = g_ptr_array_new_with_free_func (g_free);
+  box->root = sc_nn_module_to_fx (S, self);
+  for (FxNode *n = fx_graph_first (graph); n != NULL && ok; n = fx_node_next (n))
+    {
+      ok = plain_value (&n->args) && plain_value (&n->kwargs);
+      if (ok && n->op == FX_OP_CALL_MODULE && n->target.kind == FX_VALUE_STR)
+        g_ptr_array_add (box->module_paths, g_strdup (n->target.s->data));
+    }
+  if (ok && box->root != NULL)
+    {
+      tmp.module = box->root;
+      tmp.graph = graph;
+      box->plan = fx_exec_plan_new (&tmp, NULL);
+      if (box->plan != NULL)
+        {
+          ExecPlan *p = (ExecPlan *) box->plan;
+          gboolean effects = FALSE;
+          for (int i = 0; i < p->n_instrs && !effects; i++)
+            effects = p->instrs[i].fop != NULL
+                      && (p->instrs[i].fop->flags & (FX_OP_FLAG_INPLACE | FX_OP_FLAG_RANDOM
+                                                     | FX_OP_FLAG_IMPURE));
+          if (effects)
+            g_clear_pointer (&box->plan, fx_exec_plan_unref);
+        }
+    }
+  return box;
+}
+
+static gboolean
+no_hooks (NnModule *p)
+{
+  return p != NULL && (!p->forward_pre_hooks || fx_dict_len (p->forward_pre_hooks) == 0)
+         && (!p->forward_hooks || fx_dict_len (p->forward_hooks) == 0);
+}
+
+/* Each call_module target is a builtin layer as torch.nn defines it (not a subclass), with
+ * no hooks and no state that a forward changes (BatchNorm / Dropout in training). */
+static gboolean
+modules_runnable (PlanBox *box)
+{
+  for (guint i = 0; i < box->module_paths->len; i++)
+    {
+      FxModule *m = fx_module_get_submodule (box->root, box->module_paths->pdata[i], NULL);
+      if (m == NULL || m->layer == NULL || m->impl == NULL
+          || strcmp (m->type_name, m->layer->type_name) != 0)
+        return FALSE;
+      FxValue inst = { .kind = FX_VALUE_OBJECT, .obj = m->impl };
+      if (!no_hooks (nn_payload (&inst)))
+        return FALSE;
+      if (m->training && (strstr (m->type_name, "BatchNorm") || strstr (m->type_name, "Dropout")
+                          || strstr (m->type_name, "Norm")))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef enum { PLAN_SKIPPED, PLAN_DONE } PlanCall;
+
+static PlanCall
+call_through_plan (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                   FxValue *result)
+{
+  ScInstance *inst;
+  FxDict *cls_dict, *inst_dict;
+  FxValue *code, *graph_v, *box_v;
+  FxGraph *graph;
+  PlanBox *box;
+
+  if (n_args < 1 || !has_impl_class (&args[0]))
+    return PLAN_SKIPPED;
+  inst = sc_value_instance (&args[0]);
+  if (!no_hooks (nn_payload (&args[0])))
+    return PLAN_SKIPPED;
+  inst_dict = fx_script_instance_dict (&args[0]);
+  if (inst_dict != NULL && sc_dict_get_str (inst_dict, sc_intern_cstr ("forward")) != NULL)
+    return PLAN_SKIPPED;
+  for (int i = 1; i < n_args; i++)
+    if (!plain_value (&args[i]))
+      return PLAN_SKIPPED;
+  if (kwargs != NULL)
+    {
+      FxValue kv = { .kind = FX_VALUE_DICT, .dict = kwargs };
+      if (!plain_value (&kv))
+        return PLAN_SKIPPED;
+    }
+  cls_dict = inst->cls->dict;
+  code = sc_dict_get_str (cls_dict, sc_intern_cstr ("_code"));
+  graph_v = sc_dict_get_str (cls_dict, sc_intern_cstr ("_graph"));
+  if (code == NULL || code->kind != FX_VALUE_STR || graph_v == NULL
+      || (graph = sc_fx_graph_get (graph_v)) == NULL)
+    return PLAN_SKIPPED;
+
+  box_v = sc_dict_get_str (cls_dict, sc_intern_cstr ("_fx_exec_plan"));
+  box = box_v != NULL && box_v->kind == FX_VALUE_OBJECT && box_v->obj->klass == &plan_box_class
+        ? (PlanBox *) box_v->obj : NULL;
+  FxModule *root = sc_nn_module_to_fx (S, &args[0]);   /* also syncs the mirror tree */
+  if (root != NULL)
+    fx_module_unref (root);   /* self keeps it alive */
+  if (box == NULL || box->code != code->s || box->graph != graph || box->root != root)
+    {
+      box = plan_box_new (S, &args[0], code->s, graph);
+      sc_dict_set_str (cls_dict, "_fx_exec_plan", fx_value_take_object (&box->base));
+      sc_type_modified (S);
+    }
+  if (box->plan == NULL || !modules_runnable (box))
+    return PLAN_SKIPPED;
+
+  GError *error = NULL;
+  if (fx_exec_plan_run_plain (box->plan, args + 1, n_args - 1, kwargs, result, &error))
+    return PLAN_DONE;
+  /* The graph changed nothing before failing: the generated code runs it again and raises
+   * the error with its own traceback. */
+  g_error_free (error);
+  return PLAN_SKIPPED;
+}
+
+/* GraphModule.__call__: through the plan when it can run the graph, else nn.Module's. */
+static gboolean
+gm_call (FX_ARGS)
+{
+  GmState *st = gm_state (data);
+  if (call_through_plan (S, args, n_args, kwargs, result) == PLAN_DONE)
+    return TRUE;
+  FxValue *call = sc_type_lookup_c (S, st->module_cls, "__call__");
+  if (call == NULL)
+    return sc_raise (S, SC_T_TYPE_ERROR, "'GraphModule' object is not callable");
+  return sc_call_dict (S, call, args, n_args, kwargs, result);
+}
+
 static gboolean
 never_called (FX_ARGS)
 {
@@ -1019,6 +1228,7 @@ sc_fx_graph_module_init (FxScript *S)
                             fx_script_function_new ("torch.fx.graph_module", "_fx_state_keeper",
                                                     never_called, st, g_free));
   fx_script_class_add_method (c, "__init__", gm_init, st);
+  fx_script_class_add_method (c, "__call__", gm_call, st);
   fx_script_class_add_property (c, "graph", gm_graph, gm_set_graph, st);
   fx_script_class_add_property (c, "code", gm_code, NULL, st);
   fx_script_class_add_method (c, "recompile", gm_recompile, st);

@@ -1,0 +1,217 @@
+/* fuse.c: Conv2d → BatchNorm2d (→ ReLU) chains of a plan run as one step through
+ * fx_tensor_conv2d_fused(), which applies the eval-mode BatchNorm and the ReLU to each conv
+ * output tile while it is in cache — bit for bit what the three nodes give one by one. */
+#include "run/run-private.h"
+#include "ops/layers.h"
+#include "tensor/conv.h"
+#include "tensor/nn.h"
+#include "fx-error.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------
+ * Finding chains (compile time)
+ * ------------------------------------------------------------------------------------------ */
+
+static gboolean
+is_layer (FxModule *m, const char *type_name)
+{
+  /* A script subclass of the layer has its own class name (and maybe its own forward). */
+  return m != NULL && m->layer != NULL && m->layer->forward != NULL
+         && strcmp (m->layer->type_name, type_name) == 0
+         && strcmp (m->type_name, type_name) == 0;
+}
+
+/* The module a call_module instruction names now, or NULL. */
+static FxModule *
+module_now (ExecPlan *plan, const Instr *in)
+{
+  return in->op == FX_OP_CALL_MODULE ? fx_module_get_submodule (plan->root, in->path, NULL)
+                                     : NULL;
+}
+
+/* in reads slot `from` as its only positional argument and nothing else. */
+static gboolean
+reads_only (const Instr *in, int from)
+{
+  return in->n_args == 1 && in->n_kwargs == 0 && in->args[0].kind == PLAN_ARG_SLOT
+         && in->args[0].slot == from;
+}
+
+static gboolean
+const_bool (const PlanArg *a)
+{
+  return a->kind == PLAN_ARG_CONST && a->value.kind == FX_VALUE_BOOL;
+}
+
+/* relu of slot `from` in any of the spellings a trace gives: an nn.ReLU module, torch.relu,
+ * torch.relu_, F.relu (inplace given or not), x.relu(), x.relu_(). In place or not makes no
+ * difference here: the value it reads has no other user. */
+static gboolean
+is_relu_of (ExecPlan *plan, const Instr *in, int from)
+{
+  if (in->op == FX_OP_CALL_MODULE)
+    return reads_only (in, from) && is_layer (module_now (plan, in), "ReLU");
+  if ((in->op != FX_OP_CALL_FUNCTION && in->op != FX_OP_CALL_METHOD) || in->fop == NULL)
+    return FALSE;
+  const char *q = in->fop->qualified_name;
+  if (strcmp (q, "torch.nn.functional.relu") == 0)
+    {
+      if (in->n_args < 1 || in->n_args > 2 || in->args[0].kind != PLAN_ARG_SLOT
+          || in->args[0].slot != from || (in->n_args == 2 && !const_bool (&in->args[1])))
+        return FALSE;
+      for (int i = 0; i < in->n_kwargs; i++)
+        if (in->kw_keys[i].kind != FX_VALUE_STR || strcmp (in->kw_keys[i].s->data, "inplace") != 0
+            || in->n_args == 2 || !const_bool (&in->kw_values[i]))
+          return FALSE;
+      return TRUE;
+    }
+  return (strcmp (q, "torch.relu") == 0 || strcmp (q, "torch.relu_") == 0
+          || strcmp (q, "Tensor.relu") == 0 || strcmp (q, "Tensor.relu_") == 0)
+         && reads_only (in, from);
+}
+
+void
+fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
+{
+  for (int i = 0; i < plan->n_instrs; i++)
+    plan->instrs[i].fused_head = -1;
+  /* Only consecutive instructions: the chain then runs where its first node stood, and
+   * nothing between its nodes can observe (or free) the values it skips. */
+  for (int i = 0; i + 1 < plan->n_instrs; i++)
+    {
+      Instr *conv = &plan->instrs[i], *bn = &plan->instrs[i + 1];
+      if (conv->op != FX_OP_CALL_MODULE || conv->n_args != 1 || conv->n_kwargs != 0
+          || conv->args[0].kind == PLAN_ARG_TREE || n_uses[i] != 1 || !reads_only (bn, i)
+          || !is_layer (module_now (plan, conv), "Conv2d")
+          || !is_layer (module_now (plan, bn), "BatchNorm2d"))
+        continue;
+      int len = 2;
+      if (i + 2 < plan->n_instrs && n_uses[i + 1] == 1
+          && is_relu_of (plan, &plan->instrs[i + 2], i + 1))
+        len = 3;
+      conv->fuse_len = len;
+      for (int k = i + 1; k < i + len; k++)
+        plan->instrs[k].fused_head = i;
+      plan->n_fused++;
+      i += len - 1;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Running a chain
+ * ------------------------------------------------------------------------------------------ */
+
+static const FxValue none_value = { .kind = FX_VALUE_NONE };
+
+/* self.name as Conv2d's / _BatchNorm's forward reads it: attribute, parameter or buffer. */
+static const FxValue *
+attr (const FxModule *m, const char *name)
+{
+  FxValue key = fx_value_str (name);
+  FxDict *tables[] = { m->attributes, m->parameters, m->buffers };
+  const FxValue *v = NULL;
+  for (guint t = 0; v == NULL && t < G_N_ELEMENTS (tables); t++)
+    v = tables[t] ? fx_dict_get (tables[t], &key) : NULL;
+  fx_value_clear (&key);
+  return v ? v : &none_value;
+}
+
+/* A float32 tensor attribute with n elements (n < 0: any), or NULL. */
+static FxTensor *
+f32_attr (const FxModule *m, const char *name, int64_t n)
+{
+  const FxValue *v = attr (m, name);
+  if (v->kind != FX_VALUE_TENSOR || v->tensor->dtype != FX_DTYPE_FLOAT32)
+    return NULL;
+  return n < 0 || fx_tensor_numel (v->tensor) == n ? v->tensor : NULL;
+}
+
+/* An attribute that is None or a float32 tensor of n elements. */
+static gboolean
+optional_f32 (const FxModule *m, const char *name, int64_t n, FxTensor **out)
+{
+  const FxValue *v = attr (m, name);
+  *out = v->kind == FX_VALUE_NONE ? NULL : f32_attr (m, name, n);
+  return v->kind == FX_VALUE_NONE || *out != NULL;
+}
+
+/* A tuple of exactly n ints (what Conv2d's __init__ stores). */
+static gboolean
+int_pair (const FxValue *v, int64_t *out, int *n_out, int n)
+{
+  if ((v->kind != FX_VALUE_TUPLE && v->kind != FX_VALUE_LIST) || (int) v->seq->len != n)
+    return FALSE;
+  for (int i = 0; i < n; i++)
+    {
+      if (v->seq->items[i].kind != FX_VALUE_INT)
+        return FALSE;
+      out[i] = v->seq->items[i].i;
+    }
+  *n_out = n;
+  return TRUE;
+}
+
+/* The convolution parameters of a Conv2d with padding_mode 'zeros', or FALSE for anything
+ * its forward would handle differently. */
+static gboolean
+conv_params_of (const FxModule *m, FxConvParams *p)
+{
+  const FxValue *pm = attr (m, "padding_mode"), *padding = attr (m, "padding");
+  const FxValue *groups = attr (m, "groups");
+  fx_conv_params_init (p);
+  if (pm->kind != FX_VALUE_STR || strcmp (pm->s->data, "zeros") != 0
+      || groups->kind != FX_VALUE_INT || groups->i < 1)
+    return FALSE;
+  p->groups = groups->i;
+  if (padding->kind == FX_VALUE_STR)
+    p->padding_mode = padding->s->data;   /* 'same' / 'valid': conv2d checks them */
+  else if (!int_pair (padding, p->padding, &p->n_padding, 2))
+    return FALSE;
+  return int_pair (attr (m, "stride"), p->stride, &p->n_stride, 2)
+         && int_pair (attr (m, "dilation"), p->dilation, &p->n_dilation, 2);
+}
+
+FxFuseResult
+fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input, FxValue *result,
+                  GError **error)
+{
+  /* Modules are looked up at each run like unfused call_module nodes; a replaced module,
+   * a training-mode BatchNorm or anything unusual falls back to running the nodes one by
+   * one, which also gives their own errors. */
+  const Instr *bn_in = head + 1, *relu_in = head->fuse_len > 2 ? head + 2 : NULL;
+  FxModule *conv = fx_module_get_submodule (plan->root, head->path, NULL);
+  FxModule *bn = fx_module_get_submodule (plan->root, bn_in->path, NULL);
+  FxConvParams p;
+
+  if (!is_layer (conv, "Conv2d") || !is_layer (bn, "BatchNorm2d") || bn->training
+      || input->kind != FX_VALUE_TENSOR || input->tensor->ndim != 4
+      || input->tensor->dtype != FX_DTYPE_FLOAT32)
+    return FX_FUSE_FALLBACK;
+  if (relu_in != NULL && relu_in->op == FX_OP_CALL_MODULE
+      && !is_layer (fx_module_get_submodule (plan->root, relu_in->path, NULL), "ReLU"))
+    return FX_FUSE_FALLBACK;
+  FxTensor *weight = f32_attr (conv, "weight", -1), *bias, *gamma, *beta;
+  if (weight == NULL || weight->ndim != 4 || !optional_f32 (conv, "bias", weight->shape[0], &bias)
+      || !conv_params_of (conv, &p))
+    return FX_FUSE_FALLBACK;
+  int64_t C = weight->shape[0];
+  /* eval mode uses the running statistics only when both are there */
+  FxTensor *mean = f32_attr (bn, "running_mean", C), *var = f32_attr (bn, "running_var", C);
+  const FxValue *eps = attr (bn, "eps");
+  if (mean == NULL || var == NULL || !optional_f32 (bn, "weight", C, &gamma)
+      || !optional_f32 (bn, "bias", C, &beta)
+      || (eps->kind != FX_VALUE_FLOAT && eps->kind != FX_VALUE_INT))
+    return FX_FUSE_FALLBACK;
+
+  /* Per run, from the tensors the modules hold now (C channels: cheap), so a script that
+   * replaced or edited running_mean between runs is seen. */
+  double e = eps->kind == FX_VALUE_FLOAT ? eps->f : (double) eps->i;
+  g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, e, C);
+  FxConvEpilogue ep = { coeffs, relu_in != NULL };
+  FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
+  if (out == NULL)
+    return FX_FUSE_ERROR;
+  *result = fx_value_take_tensor (out);
+  return FX_FUSE_DONE;
+}

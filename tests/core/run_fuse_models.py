@@ -1,0 +1,74 @@
+# run_fuse_models.py: models with Conv2d -> BatchNorm2d (-> ReLU) chains for test-run.c's fusion
+# tests: each is traced with fx_trace_file() and run by the plan (fused) and by the script.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision.models
+
+
+def randomize_bn(model):
+    """Running stats and affine parameters away from their defaults, so that a BatchNorm
+    the fused step skipped or got wrong shows in the result."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                if m.running_mean is not None:
+                    m.running_mean.uniform_(-0.5, 0.5)
+                    m.running_var.uniform_(0.5, 2.0)
+                if m.weight is not None:
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-0.5, 0.5)
+    return model
+
+
+class Spellings(nn.Module):
+    """Every ReLU spelling after a conv -> bn pair, conv bias, stride, groups, affine=False,
+    a pair without ReLU, and a reflect-padded conv (never fused)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(4, 8, 3, stride=2, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1, groups=2, bias=False)
+        self.bn2 = nn.BatchNorm2d(8, affine=False)
+        self.conv3 = nn.Conv2d(8, 8, 1)
+        self.bn3 = nn.BatchNorm2d(8)
+        self.conv4 = nn.Conv2d(8, 8, 3, padding='same', bias=False)
+        self.bn4 = nn.BatchNorm2d(8)
+        self.conv5 = nn.Conv2d(8, 8, 3, padding=1, padding_mode='reflect')
+        self.bn5 = nn.BatchNorm2d(8)
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)), inplace=True)
+        x = torch.relu(self.bn2(self.conv2(x)))
+        x = self.bn3(self.conv3(x)).relu()
+        x = self.bn4(self.conv4(x)) + x
+        return self.relu(self.bn5(self.conv5(x)))
+
+
+class SecondUser(nn.Module):
+    """The conv output is also used after the BatchNorm: nothing to fuse."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        c = self.conv(x)
+        return F.relu(self.bn(c)) + c
+
+
+class Train(SecondUser):
+    """A chain whose BatchNorm is in training mode: batch statistics, never fused."""
+
+    def forward(self, x):
+        return F.relu(self.bn(self.conv(x)))
+
+
+torch.manual_seed(2)
+spellings = randomize_bn(Spellings()).eval()
+second_user = randomize_bn(SecondUser()).eval()
+train = randomize_bn(Train()).train()
+resnet18 = randomize_bn(torchvision.models.resnet18()).eval()
