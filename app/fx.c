@@ -14,25 +14,41 @@ typedef struct {
   const char *synopsis;
   const char *summary;
   FxCommandFunc run;
+  const char *details;     /* more text for `fx COMMAND --help`, or NULL */
 } FxCommand;
 
 static int command_run (int argc, char **argv);
 static int command_unavailable (int argc, char **argv);
 int fx_command_trace (int argc, char **argv);   /* fx-trace.c */
+int fx_command_exec (int argc, char **argv);    /* fx-exec.c */
+void fx_cli_run_on_big_stack (void *(*func) (void *), void *data);
 
 static const FxCommand commands[] = {
   { "run", "SCRIPT.py [ARGS...]",
     "Run a Python script that uses torch and torch.fx, as `python SCRIPT.py` would",
-    command_run },
+    command_run, NULL },
   { "trace", "MODEL.py --module NAME [--concrete NAME=VALUE]... [--leaf CLASS]... [--format code|graph|tabular|fxg] [-o FILE]",
     "Symbolically trace a module or function of a model file and print its graph",
-    fx_command_trace },
-  { "exec", "MODEL.py --module NAME [--weights FILE] --input SPEC... [--print-values] [--profile]",
+    fx_command_trace, NULL },
+  { "exec", "MODEL.py --module NAME [--weights FILE] --input SPEC [--input SPEC]... [--eval] [--print-values] [--profile] [-o FILE]",
     "Trace a module and run it on generated or loaded inputs",
-    command_unavailable },
+    fx_command_exec,
+    "SPEC is FILL:SHAPE[:DTYPE], or a .safetensors or .npy file holding one tensor.\n"
+    "  FILL   randn, randn(SEED), rand, rand(SEED), zeros, ones, arange, linspace(A,B)\n"
+    "  SHAPE  sizes joined by x, like 1x3x224x224\n"
+    "  DTYPE  float32 (default), float64, int64, ...\n"
+    "randn(SEED) is torch.manual_seed(SEED); torch.randn(SHAPE); plain randn and rand draw in\n"
+    "turn from one generator seeded 0. linspace(A,B) is torch.linspace(A, B, numel) reshaped.\n\n"
+    "  --weights FILE   load a state dict (.safetensors, or .pt/.pth from torch.save) strictly,\n"
+    "                   with load_state_dict's errors\n"
+    "  --eval           run the module in eval mode, as after module.eval()\n"
+    "  --print-values   print each output tensor as PyTorch prints it\n"
+    "  --profile        print the time spent in each node, slowest first (after one\n"
+    "                   warm-up run)\n"
+    "  -o FILE          write the output tensors to FILE as safetensors" },
   { "export", "FILE.fxg|MODEL.py [--module NAME] (-o DIR | --code)",
     "Write a traced or edited graph as Python code or as a PyTorch package",
-    command_unavailable },
+    command_unavailable, NULL },
 };
 
 static void
@@ -53,6 +69,8 @@ static void
 print_command_usage (const FxCommand *command, FILE *out)
 {
   fprintf (out, "Usage: fx %s %s\n\n%s.\n", command->name, command->synopsis, command->summary);
+  if (command->details != NULL)
+    fprintf (out, "\n%s\n", command->details);
 }
 
 static const FxCommand *
@@ -96,22 +114,31 @@ static int
 command_run (int argc, char **argv)
 {
   RunJob job = { argc - 1, argv + 1, 1 };
-  pthread_attr_t attr;
-  pthread_t thread;
 
   if (argc < 2)
     {
       print_command_usage (find_command ("run"), stderr);
       return 2;
     }
+  fx_cli_run_on_big_stack (run_script_thread, &job);
+  return job.status;
+}
+
+/* Runs func (data) to completion on a thread with a 256 MB stack (or on this thread when
+ * none can be made): scripts and model sources may recurse deeply. */
+void
+fx_cli_run_on_big_stack (void *(*func) (void *), void *data)
+{
+  pthread_attr_t attr;
+  pthread_t thread;
+
   pthread_attr_init (&attr);
   pthread_attr_setstacksize (&attr, (size_t) 256 << 20);
-  if (pthread_create (&thread, &attr, run_script_thread, &job) == 0)
+  if (pthread_create (&thread, &attr, func, data) == 0)
     pthread_join (thread, NULL);
   else
-    run_script_thread (&job);
+    func (data);
   pthread_attr_destroy (&attr);
-  return job.status;
 }
 
 static int

@@ -45,6 +45,8 @@ enum {
   OP_LONG_BINPUT = 'r', OP_SETITEM = 's', OP_SETITEMS = 'u', OP_PROTO = 0x80,
   OP_TUPLE1 = 0x85, OP_TUPLE2 = 0x86, OP_TUPLE3 = 0x87, OP_NEWTRUE = 0x88,
   OP_NEWFALSE = 0x89, OP_LONG1 = 0x8a,
+  OP_NONE = 'N', OP_BINFLOAT = 'G', OP_EMPTY_LIST = ']', OP_APPEND = 'a', OP_APPENDS = 'e',
+  OP_EMPTY_DICT = '}',
 };
 
 typedef struct {
@@ -351,12 +353,143 @@ add_record (zip_t *za, const char *name, const void *data, gsize len, guint64 *o
   return TRUE;
 }
 
+/* pickle's save of a list's or dict's items: batches of 1000, a batch of one written alone
+ * (APPEND / SETITEM), longer ones between MARK and APPENDS / SETITEMS. */
+static gboolean put_value (Pickler *p, const FxValue *v, GHashTable *ordered, int depth,
+                           GError **error);
+
+static gboolean
+put_items (Pickler *p, const FxValue *v, GHashTable *ordered, int depth, GError **error)
+{
+  gboolean is_list = v->kind == FX_VALUE_LIST;
+  guint n = is_list ? v->seq->len : fx_dict_len (v->dict);
+  const FxValue *k, *x;
+
+  for (guint start = 0; start < n; start += 1000)
+    {
+      guint end = MIN (n, start + 1000);
+      if (end - start > 1)
+        put_byte (p, OP_MARK);
+      for (guint i = start; i < end; i++)
+        if (is_list)
+          {
+            if (!put_value (p, &v->seq->items[i], ordered, depth + 1, error))
+              return FALSE;
+          }
+        else
+          {
+            fx_dict_entry (v->dict, i, &k, &x);
+            if (!put_value (p, k, ordered, depth + 1, error)
+                || !put_value (p, x, ordered, depth + 1, error))
+              return FALSE;
+          }
+      if (is_list)
+        put_byte (p, end - start > 1 ? OP_APPENDS : OP_APPEND);
+      else
+        put_byte (p, end - start > 1 ? OP_SETITEMS : OP_SETITEM);
+    }
+  return TRUE;
+}
+
+/* pickle protocol 2's encoding of one value; depth bounds the nesting of the data. */
+static gboolean
+put_value (Pickler *p, const FxValue *v, GHashTable *ordered, int depth, GError **error)
+{
+  if (depth > 200)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
+                           "checkpoint: the data are nested too deeply");
+      return FALSE;
+    }
+  switch (v->kind)
+    {
+    case FX_VALUE_NONE:
+      put_byte (p, OP_NONE);
+      return TRUE;
+    case FX_VALUE_BOOL:
+      put_byte (p, v->b ? OP_NEWTRUE : OP_NEWFALSE);
+      return TRUE;
+    case FX_VALUE_INT:
+      put_int (p, v->i);
+      return TRUE;
+    case FX_VALUE_FLOAT:
+      {
+        guint64 bits;
+        memcpy (&bits, &v->f, 8);
+        bits = GUINT64_TO_BE (bits);
+        put_byte (p, OP_BINFLOAT);
+        g_byte_array_append (p->out, (const guint8 *) &bits, 8);
+        return TRUE;
+      }
+    case FX_VALUE_STR:
+      put_str (p, v->s->data);
+      return TRUE;
+    case FX_VALUE_TENSOR:
+      return put_tensor (p, v->tensor, error);
+    case FX_VALUE_TUPLE:
+      {
+        guint n = v->seq->len;
+        if (n == 0)
+          {
+            put_byte (p, OP_EMPTY_TUPLE);
+            return TRUE;
+          }
+        if (n > 3)
+          put_byte (p, OP_MARK);
+        for (guint i = 0; i < n; i++)
+          if (!put_value (p, &v->seq->items[i], ordered, depth + 1, error))
+            return FALSE;
+        put_byte (p, n == 1 ? OP_TUPLE1 : n == 2 ? OP_TUPLE2 : n == 3 ? OP_TUPLE3 : OP_TUPLE);
+        memoize (p);
+        return TRUE;
+      }
+    case FX_VALUE_LIST:
+      put_byte (p, OP_EMPTY_LIST);
+      memoize (p);
+      return put_items (p, v, ordered, depth, error);
+    case FX_VALUE_DICT:
+      if (ordered != NULL && g_hash_table_contains (ordered, v->dict))
+        put_empty_ordered_dict (p);
+      else
+        {
+          put_byte (p, OP_EMPTY_DICT);
+          memoize (p);
+        }
+      return put_items (p, v, ordered, depth, error);
+    default:
+      g_set_error (error, FX_ERROR, FX_ERROR_NOT_IMPLEMENTED,
+                   "checkpoint: cannot save a value of type '%s'", fx_value_kind_name (v->kind));
+      return FALSE;
+    }
+}
+
 gboolean
 fx_checkpoint_save (FxDict *state_dict, const char *path, GError **error)
 {
-  Pickler p = { 0 };
   const FxValue *k, *v;
-  guint n = fx_dict_len (state_dict);
+  g_autoptr (GHashTable) ordered = g_hash_table_new (g_direct_hash, g_direct_equal);
+  FxValue obj;
+  gboolean ok;
+
+  for (guint i = 0; fx_dict_entry (state_dict, i, &k, &v); i++)
+    if (k->kind != FX_VALUE_STR || v->kind != FX_VALUE_TENSOR)
+      {
+        g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
+                     "checkpoint: entry %u of the state dict is not a str → tensor pair", i);
+        return FALSE;
+      }
+  g_hash_table_add (ordered, state_dict);
+  obj = fx_value_take_dict (fx_dict_ref (state_dict));
+  ok = fx_checkpoint_save_value (&obj, ordered, path, error);
+  fx_value_clear (&obj);
+  return ok;
+}
+
+gboolean
+fx_checkpoint_save_value (const FxValue *obj, GHashTable *ordered_dicts, const char *path,
+                          GError **error)
+{
+  Pickler p = { 0 };
   gboolean ok = FALSE;
   zip_t *za = NULL;
   int zerr_code = 0;
@@ -369,32 +502,10 @@ fx_checkpoint_save (FxDict *state_dict, const char *path, GError **error)
   p.storage_order = g_ptr_array_new_with_free_func (NULL);
   p.tensors = g_hash_table_new (g_direct_hash, g_direct_equal);
 
-  for (guint i = 0; fx_dict_entry (state_dict, i, &k, &v); i++)
-    if (k->kind != FX_VALUE_STR || v->kind != FX_VALUE_TENSOR)
-      {
-        g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
-                     "checkpoint: entry %u of the state dict is not a str → tensor pair", i);
-        goto out;
-      }
-
   put_byte (&p, OP_PROTO);
   put_byte (&p, 2);
-  put_empty_ordered_dict (&p);
-  /* pickle's _batch_setitems: batches of 1000; a batch of one is a lone SETITEM */
-  for (guint start = 0; start < n; start += 1000)
-    {
-      guint end = MIN (n, start + 1000);
-      if (end - start > 1)
-        put_byte (&p, OP_MARK);
-      for (guint i = start; i < end; i++)
-        {
-          fx_dict_entry (state_dict, i, &k, &v);
-          put_str (&p, k->s->data);
-          if (!put_tensor (&p, v->tensor, error))
-            goto out;
-        }
-      put_byte (&p, end - start > 1 ? OP_SETITEMS : OP_SETITEM);
-    }
+  if (!put_value (&p, obj, ordered_dicts, 0, error))
+    goto out;
   put_byte (&p, OP_STOP);
 
   za = zip_open (path, ZIP_CREATE | ZIP_TRUNCATE, &zerr_code);
@@ -659,6 +770,7 @@ typedef struct {
   GHashTable *storages;         /* key → PickleStorage object (ref) */
   Archive *archive;
   gsize op_offset;
+  GHashTable *ordered;          /* FxDict* (ref) made by collections.OrderedDict, or NULL */
 } Unpickler;
 
 #define FAIL(...) G_STMT_START { \
@@ -1035,6 +1147,8 @@ call_global (Unpickler *u, PickleGlobal *g, const FxValue *args, FxValue *out, G
       {
         FxValue d = fx_value_take_dict (fx_dict_new ());
         register_container (u, &d, 1);
+        if (u->ordered != NULL)
+          g_hash_table_add (u->ordered, fx_dict_ref (d.dict));
         if (n == 1 && (a[0].kind == FX_VALUE_LIST || a[0].kind == FX_VALUE_TUPLE))
           for (guint i = 0; i < a[0].seq->len; i++)
             {
@@ -1523,9 +1637,10 @@ step (Unpickler *u, gboolean *stop, GError **error)
 #undef FAIL
 
 static gboolean
-unpickle (Archive *ar, GBytes *pkl, FxValue *out, GError **error)
+unpickle (Archive *ar, GBytes *pkl, FxValue *out, GHashTable *ordered, GError **error)
 {
   Unpickler u = { 0 };
+  u.ordered = ordered;
   gsize len;
   gboolean stop = FALSE, ok = TRUE;
 
@@ -1594,8 +1709,16 @@ check_plain (const FxValue *v, GError **error)
     }
 }
 
+static gboolean load_bytes (GBytes *bytes, FxValue *out, GHashTable *ordered, GError **error);
+
 gboolean
 fx_checkpoint_load_bytes (GBytes *bytes, FxValue *out, GError **error)
+{
+  return load_bytes (bytes, out, NULL, error);
+}
+
+static gboolean
+load_bytes (GBytes *bytes, FxValue *out, GHashTable *ordered, GError **error)
 {
   Archive ar = { 0 };
   g_autoptr (GBytes) pkl = NULL, version = NULL;
@@ -1620,7 +1743,7 @@ fx_checkpoint_load_bytes (GBytes *bytes, FxValue *out, GError **error)
       }
   }
   pkl = archive_read (&ar, "data.pkl", error);
-  if (pkl == NULL || !unpickle (&ar, pkl, &v, error))
+  if (pkl == NULL || !unpickle (&ar, pkl, &v, ordered, error))
     goto out;
   if (!check_plain (&v, error))
     {
@@ -1637,7 +1760,17 @@ out:
 gboolean
 fx_checkpoint_load_value (const char *path, FxValue *out, GError **error)
 {
+  return fx_checkpoint_load_value_ordered (path, out, NULL, error);
+}
+
+gboolean
+fx_checkpoint_load_value_ordered (const char *path, FxValue *out, GHashTable **ordered_out,
+                                  GError **error)
+{
   g_autoptr (GError) local = NULL;
+  g_autoptr (GHashTable) ordered = ordered_out
+    ? g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) fx_dict_unref, NULL)
+    : NULL;
   g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, &local);
   g_autoptr (GBytes) bytes = NULL;
 
@@ -1647,7 +1780,11 @@ fx_checkpoint_load_value (const char *path, FxValue *out, GError **error)
       return FALSE;
     }
   bytes = g_mapped_file_get_bytes (file);
-  return fx_checkpoint_load_bytes (bytes, out, error);
+  if (!load_bytes (bytes, out, ordered, error))
+    return FALSE;
+  if (ordered_out != NULL)
+    *ordered_out = g_steal_pointer (&ordered);
+  return TRUE;
 }
 
 FxDict *

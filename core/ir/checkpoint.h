@@ -14,6 +14,11 @@ G_BEGIN_DECLS
  * require grad saved as nn.Parameters. Tensors viewing one storage as different dtypes are
  * refused, with torch's message. */
 gboolean  fx_checkpoint_save (FxDict *state_dict, const char *path, GError **error);
+/* torch.save(obj, path) for obj made of None, bools, ints, floats, strs, tuples, lists,
+ * dicts and tensors. Dicts in ordered_dicts (a set of FxDict*, may be NULL) are written as
+ * collections.OrderedDict, the others as dict. */
+gboolean  fx_checkpoint_save_value (const FxValue *obj, GHashTable *ordered_dicts,
+                                    const char *path, GError **error);
 
 /* Reads a torch.save file (zip format) whose object is a dict of str → tensor
  * (collections.OrderedDict or dict; Parameters become tensors with requires_grad set).
@@ -24,6 +29,10 @@ FxDict   *fx_checkpoint_load (const char *path, GError **error);
 /* The same for any object made of None, bools, ints, floats, strs, tuples, lists, dicts and
  * tensors (e.g. {"epoch": 3, "model": {...}}). */
 gboolean  fx_checkpoint_load_value (const char *path, FxValue *out, GError **error);
+/* The same, also returning the set of dicts (FxDict*, each holding a reference) that the
+ * file made as collections.OrderedDict, so that callers can tell them from plain dicts. */
+gboolean  fx_checkpoint_load_value_ordered (const char *path, FxValue *out,
+                                            GHashTable **ordered_out, GError **error);
 /* From a checkpoint held in memory. */
 gboolean  fx_checkpoint_load_bytes (GBytes *bytes, FxValue *out, GError **error);
 

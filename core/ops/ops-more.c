@@ -185,6 +185,102 @@ k_diag (const FxValue *argv, FxValue *result, GError **error)
   return fx_result_tensor (result, r);
 }
 
+/* ------------------------------------------------------------------ bilinear */
+
+/* torch.bilinear(input1, input2, weight, bias): y[..., o] = x1ᵀ W[o] x2 + b[o]. One matmul
+ * of x1 (B×in1) with W laid out as in1×(out·in2), then a product with x2 summed over in2. */
+static gboolean
+k_bilinear (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *x1 = argv[0].tensor, *x2 = argv[1].tensor, *w = argv[2].tensor;
+  FxTensor *bias = fx_arg_is_none (&argv[3]) ? NULL : argv[3].tensor;
+  FxTensor *parts[4] = { NULL, NULL, NULL, NULL }, *y = NULL;
+  int64_t batch = 1, out_f, in1, in2;
+  int nd = x1->ndim;
+
+  if (x1->ndim != x2->ndim)
+    return fail (error, "bilinear(): input dimensions do not match: got %d and %d",
+                 x1->ndim, x2->ndim);
+  for (int i = 0; i < nd - 1; i++)
+    {
+      if (x1->shape[i] != x2->shape[i])
+        return fail (error, "bilinear(): input batch dimensions do not match at dim %d: got %"
+                     G_GINT64_FORMAT " and %" G_GINT64_FORMAT, i, x1->shape[i], x2->shape[i]);
+      batch *= x1->shape[i];
+    }
+  if (nd == 0)
+    return fail (error, "bilinear(): input1 must have at least one dimension");
+  if (w->ndim < 3)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_INDEX, "Dimension out of range (expected to be in "
+                   "range of [%d, %d], but got 2)", -MAX (w->ndim, 1), MAX (w->ndim, 1) - 1);
+      return FALSE;
+    }
+  out_f = w->shape[0];
+  in1 = x1->shape[nd - 1];
+  in2 = x2->shape[nd - 1];
+  if (in1 != w->shape[1])
+    return fail (error, "bilinear(): input1 size does not match weight size: got %"
+                 G_GINT64_FORMAT " but expected %" G_GINT64_FORMAT, in1, w->shape[1]);
+  if (in2 != w->shape[2])
+    return fail (error, "bilinear(): input2 size does not match weight size: got %"
+                 G_GINT64_FORMAT " but expected %" G_GINT64_FORMAT, in2, w->shape[2]);
+  if (bias != NULL && (bias->ndim == 0 || bias->shape[0] != out_f))
+    return fail (error, "bilinear(): bias size does not match weight size: got %"
+                 G_GINT64_FORMAT " but expected %" G_GINT64_FORMAT,
+                 bias->ndim ? bias->shape[0] : 1, out_f);
+  {
+    FxTensor *others[3] = { x2, w, bias };
+    for (int i = 0; i < 3; i++)
+      if (others[i] != NULL && others[i]->dtype != x1->dtype)
+        return fail (error, "expected scalar type %s but found %s",
+                     fx_dtype_scalar_type_name (x1->dtype),
+                     fx_dtype_scalar_type_name (others[i]->dtype));
+  }
+  {
+    int64_t s1[2] = { batch, in1 }, s2[3] = { batch, 1, in2 }, sw[2] = { in1, out_f * in2 };
+    int64_t st[3] = { batch, out_f, in2 }, sum_dim = 2;
+    int perm[3] = { 1, 0, 2 };
+    FxTensor *wp = fx_tensor_permute (w, 3, perm, error);
+    parts[0] = wp ? fx_tensor_reshape (wp, 2, sw, error) : NULL;
+    if (wp)
+      fx_tensor_unref (wp);
+    parts[1] = parts[0] ? fx_tensor_reshape (x1, 2, s1, error) : NULL;
+    parts[2] = parts[1] ? fx_tensor_matmul (parts[1], parts[0], error) : NULL;
+    parts[3] = parts[2] ? fx_tensor_reshape (parts[2], 3, st, error) : NULL;
+    if (parts[3])
+      {
+        FxTensor *x2r = fx_tensor_reshape (x2, 3, s2, error);
+        FxTensor *prod = x2r ? fx_tensor_mul (parts[3], x2r, error) : NULL;
+        y = prod ? fx_tensor_sum (prod, &sum_dim, 1, FALSE, FX_DTYPE_N, error) : NULL;
+        if (x2r)
+          fx_tensor_unref (x2r);
+        if (prod)
+          fx_tensor_unref (prod);
+      }
+    for (int i = 0; i < 4; i++)
+      if (parts[i])
+        fx_tensor_unref (parts[i]);
+  }
+  if (y != NULL && bias != NULL)
+    {
+      FxTensor *yb = fx_tensor_add (y, bias, error);
+      fx_tensor_unref (y);
+      y = yb;
+    }
+  if (y != NULL)
+    {
+      /* back to the inputs' batch shape, with out_features last */
+      int64_t shape[FX_TENSOR_MAX_DIMS];
+      memcpy (shape, x1->shape, sizeof (int64_t) * (nd - 1));
+      shape[nd - 1] = out_f;
+      FxTensor *r = fx_tensor_reshape (y, nd, shape, error);
+      fx_tensor_unref (y);
+      y = r;
+    }
+  return fx_result_tensor (result, y);
+}
+
 /* ------------------------------------------------------------------ outer / diff */
 
 static gboolean
@@ -2148,6 +2244,10 @@ const FxOpDef fx_op_defs_more[] = {
   { FX_OP_METHOD, "Tensor.diag", { NULL }, "shape",
     "Diagonal of a matrix, or a matrix with a vector on its diagonal", 0,
     { { "diag(Tensor self, int diagonal=0) -> Tensor", k_diag } } },
+  { FX_OP_FUNCTION, "torch.bilinear", { "torch.nn.functional.bilinear", NULL }, "linalg",
+    "Bilinear map x₁ᵀ A x₂ + b", 0,
+    { { "bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor",
+        k_bilinear } } },
   { FX_OP_FUNCTION, "torch.outer", { "torch.ger", NULL }, "linalg", "Outer product of two vectors", 0,
     { { "outer(Tensor input, Tensor vec2, *, Tensor? out=None) -> Tensor", k_outer } } },
   { FX_OP_METHOD, "Tensor.outer", { NULL }, "linalg", "Outer product of two vectors", 0,

@@ -3,8 +3,10 @@
  * the very op a script calls); around them, dtypes, devices, torch.Size, grad modes and the
  * small helpers model code uses. torch.Tensor is in torch-tensor.c. */
 #include "script/torch-private.h"
+#include "script/nn-private.h"
 #include "tensor/random.h"
 #include "ir/checkpoint.h"
+#include "ir/safetensors.h"
 #include "fx-error.h"
 
 #include <float.h>
@@ -1097,6 +1099,153 @@ fn_is_storage (TORCH_ARGS)
   return TRUE;
 }
 
+/* ---- torch.save / torch.load: script values ↔ the plain value trees of checkpoint.c, with
+ * collections.OrderedDict kept apart from dict both ways (state_dict() is an OrderedDict). */
+
+#define CHECKPOINT_MAX_DEPTH 200
+
+/* One walk for both directions. Saving (saving TRUE): obj as a plain tree (tensors,
+ * numbers, strs, None, tuples, lists, dicts), the dicts that were OrderedDicts put into
+ * ordered; anything else raises. Loading: the loaded tree with the dicts in ordered made
+ * collections.OrderedDicts again. */
+static gboolean
+convert_checkpoint_value (FxScript *S, const FxValue *v, GHashTable *ordered, gboolean saving,
+                          int depth, FxValue *out)
+{
+  FxTensor *t;
+  if (depth > CHECKPOINT_MAX_DEPTH)
+    return sc_raise (S, SC_T_RECURSION_ERROR, "maximum recursion depth exceeded while %s",
+                     saving ? "pickling an object" : "unpickling");
+  if (v->kind == FX_VALUE_TUPLE || v->kind == FX_VALUE_LIST)
+    {
+      FxSeq *seq = fx_seq_new (0);
+      for (guint i = 0; i < v->seq->len; i++)
+        {
+          FxValue item;
+          if (!convert_checkpoint_value (S, &v->seq->items[i], ordered, saving, depth + 1, &item))
+            {
+              fx_seq_unref (seq);
+              return FALSE;
+            }
+          fx_seq_append (seq, item);
+        }
+      *out = v->kind == FX_VALUE_TUPLE ? fx_value_take_tuple (seq) : fx_value_take_list (seq);
+      return TRUE;
+    }
+  if (v->kind == FX_VALUE_DICT)
+    {
+      FxDict *d = fx_dict_new ();
+      const FxValue *k, *x;
+      for (guint i = 0; fx_dict_entry (v->dict, i, &k, &x); i++)
+        {
+          FxValue kk, xx;
+          if (!convert_checkpoint_value (S, k, ordered, saving, depth + 1, &kk))
+            {
+              fx_dict_unref (d);
+              return FALSE;
+            }
+          if (!convert_checkpoint_value (S, x, ordered, saving, depth + 1, &xx))
+            {
+              fx_value_clear (&kk);
+              fx_dict_unref (d);
+              return FALSE;
+            }
+          fx_dict_set (d, kk, xx);
+        }
+      if (!saving && g_hash_table_contains (ordered, v->dict))
+        *out = nn_ordered_dict (S, d);
+      else
+        *out = fx_value_take_dict (d);
+      return TRUE;
+    }
+  if (!saving || v->kind == FX_VALUE_NONE || v->kind == FX_VALUE_BOOL || v->kind == FX_VALUE_INT
+      || v->kind == FX_VALUE_FLOAT || v->kind == FX_VALUE_STR || v->kind == FX_VALUE_TENSOR)
+    {
+      *out = fx_value_copy (v);
+      return TRUE;
+    }
+  if (sc_torch_unwrap_tensor (S, v, &t))
+    {
+      *out = fx_value_tensor (t);
+      return TRUE;
+    }
+  if (strcmp (sc_type_name (S, v), "OrderedDict") == 0)
+    {
+      FxValue dict_cls = sc_builtin_lookup (S, "dict"), plain;
+      gboolean ok = sc_call1 (S, &dict_cls, v, &plain);
+      fx_value_clear (&dict_cls);
+      if (!ok)
+        return FALSE;
+      ok = plain.kind == FX_VALUE_DICT
+           && convert_checkpoint_value (S, &plain, ordered, TRUE, depth, out);
+      fx_value_clear (&plain);
+      if (ok)
+        g_hash_table_add (ordered, fx_dict_ref (out->dict));
+      return ok;
+    }
+  return sc_raise (S, SC_T_NOT_IMPLEMENTED_ERROR,
+                   "torch.save: cannot save a '%s' object (tensors, numbers, strings, None, "
+                   "tuples, lists, dicts and OrderedDicts can be saved; save a module's "
+                   "state_dict())", sc_type_name (S, v));
+}
+
+/* The file name argument of torch.save/load and safetensors' save_file/load_file: a str,
+ * naming an existing file when must_exist. FALSE with the exception raised. */
+static gboolean
+file_name_arg (FxScript *S, const char *what, const FxValue *v, gboolean must_exist,
+               const char **path)
+{
+  if (v->kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "%s must be a file name (str), not '%s'", what,
+                     sc_type_name (S, v));
+  *path = v->s->data;
+  if (must_exist && !g_file_test (*path, G_FILE_TEST_EXISTS))
+    return sc_raise (S, SC_T_FILE_NOT_FOUND_ERROR, "[Errno 2] No such file or directory: '%s'",
+                     *path);
+  return TRUE;
+}
+
+/* The end of a write: None, or the GError raised as its exception (and freed). */
+static gboolean
+written (FxScript *S, gboolean ok, GError *error, FxValue *result)
+{
+  if (!ok)
+    {
+      fx_script_raise_gerror (S, error);
+      g_error_free (error);
+      return FALSE;
+    }
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* torch.save(obj, f): f names the file; the zip format of 1.13 (ir/checkpoint.c). */
+static gboolean
+fn_save (TORCH_ARGS)
+{
+  static const char *const names[] = { "obj", "f", "pickle_module", "pickle_protocol",
+                                       "_use_new_zipfile_serialization" };
+  const FxValue *a[5] = { NULL };
+  g_autoptr (GHashTable) ordered = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                          (GDestroyNotify) fx_dict_unref, NULL);
+  g_autofree char *dir = NULL;
+  const char *path = NULL;
+  FxValue plain;
+  GError *error = NULL;
+  gboolean ok;
+  if (!parse (S, "save", args, n_args, kwargs, names, 5, 5, 2, a)
+      || !file_name_arg (S, "torch.save: f", a[1], FALSE, &path))
+    return FALSE;
+  dir = g_path_get_dirname (path);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return sc_raise (S, SC_T_RUNTIME_ERROR, "Parent directory %s does not exist.", dir);
+  if (!convert_checkpoint_value (S, a[0], ordered, TRUE, 0, &plain))
+    return FALSE;
+  ok = fx_checkpoint_save_value (&plain, ordered, path, &error);
+  fx_value_clear (&plain);
+  return written (S, ok, error, result);
+}
+
 /* torch.load(f, map_location=None, ...): what torch.save wrote to the file named f (the
  * state_dict.pt of to_folder's modules, checkpoints); map_location is moot on the CPU.
  * (Added by the seeds helper: seeds/022_to_folder.py's module loads its state with it.) */
@@ -1105,24 +1254,23 @@ fn_load (TORCH_ARGS)
 {
   static const char *const names[] = { "f", "map_location", "pickle_module", "weights_only" };
   const FxValue *a[4] = { NULL };
+  g_autoptr (GHashTable) ordered = NULL;
   GError *error = NULL;
-  const char *path;
-  if (!parse (S, "load", args, n_args, kwargs, names, 4, 4, 1, a))
+  const char *path = NULL;
+  FxValue v;
+  gboolean ok;
+  if (!parse (S, "load", args, n_args, kwargs, names, 4, 4, 1, a)
+      || !file_name_arg (S, "torch.load: f", a[0], TRUE, &path))
     return FALSE;
-  if (a[0]->kind != FX_VALUE_STR)
-    return sc_raise (S, SC_T_TYPE_ERROR, "torch.load: f must be a file name (str), not '%s'",
-                     sc_type_name (S, a[0]));
-  path = a[0]->s->data;
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return sc_raise (S, SC_T_FILE_NOT_FOUND_ERROR, "[Errno 2] No such file or directory: '%s'",
-                     path);
-  if (!fx_checkpoint_load_value (path, result, &error))
+  if (!fx_checkpoint_load_value_ordered (path, &v, &ordered, &error))
     {
       fx_script_raise_gerror (S, error);
       g_error_free (error);
       return FALSE;
     }
-  return TRUE;
+  ok = convert_checkpoint_value (S, &v, ordered, FALSE, 0, result);
+  fx_value_clear (&v);
+  return ok;
 }
 
 static FxTensor *
@@ -1509,6 +1657,7 @@ torch_module_init (FxScript *S, FxScriptModule *m, gpointer user_data)
     add_fn (m, "equal", fn_equal, st);
   add_fn (m, "is_storage", fn_is_storage, st);
   add_fn (m, "load", fn_load, st);
+  add_fn (m, "save", fn_save, st);
   add_fn (m, "numel", fn_numel, st);
   add_fn (m, "is_floating_point", fn_is_floating_point, st);
   add_fn (m, "is_complex", fn_is_complex, st);
@@ -1545,6 +1694,116 @@ op_module_init (FxScript *S, FxScriptModule *m, gpointer user_data)
   const char *name = user_data;
   bind_ops (m, name);
   fx_script_module_set_getattr (m, submodule_getattr, (gpointer) name);
+  return TRUE;
+}
+
+/* ---- safetensors.torch: the safetensors package is not in Debian, so scripts get its two
+ * file functions here, on ir/safetensors.c. load_file returns the tensors sorted by name,
+ * as the package's safe_open().keys() lists them. */
+
+static gboolean
+fn_st_save_file (TORCH_ARGS)
+{
+  static const char *const names[] = { "tensors", "filename", "metadata" };
+  const FxValue *a[3] = { NULL };
+  g_autoptr (GHashTable) ordered = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                          (GDestroyNotify) fx_dict_unref, NULL);
+  g_autoptr (GHashTable) meta = NULL;
+  const char *path = NULL;
+  FxValue plain = fx_value_none ();
+  const FxValue *k, *v;
+  GError *error = NULL;
+  gboolean ok;
+  if (!parse (S, "save_file", args, n_args, kwargs, names, 3, 3, 2, a)
+      || !file_name_arg (S, "save_file: filename", a[1], FALSE, &path))
+    return FALSE;
+  if (!convert_checkpoint_value (S, a[0], ordered, TRUE, 0, &plain))
+    return FALSE;
+  if (plain.kind != FX_VALUE_DICT)
+    {
+      fx_value_clear (&plain);
+      return sc_raise (S, SC_T_TYPE_ERROR, "save_file: tensors must be a dict of str to Tensor");
+    }
+  for (guint i = 0; fx_dict_entry (plain.dict, i, &k, &v); i++)
+    if (k->kind != FX_VALUE_STR || v->kind != FX_VALUE_TENSOR)
+      {
+        fx_value_clear (&plain);
+        return sc_raise (S, SC_T_TYPE_ERROR, "save_file: tensors must be a dict of str to Tensor");
+      }
+  if (a[2] != NULL && a[2]->kind != FX_VALUE_NONE)
+    {
+      if (a[2]->kind != FX_VALUE_DICT)
+        {
+          fx_value_clear (&plain);
+          return sc_raise (S, SC_T_TYPE_ERROR, "save_file: metadata must be a dict of str to str");
+        }
+      meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (guint i = 0; fx_dict_entry (a[2]->dict, i, &k, &v); i++)
+        {
+          if (k->kind != FX_VALUE_STR || v->kind != FX_VALUE_STR)
+            {
+              fx_value_clear (&plain);
+              return sc_raise (S, SC_T_TYPE_ERROR, "save_file: metadata must be a dict of str to str");
+            }
+          g_hash_table_insert (meta, g_strdup (k->s->data), g_strdup (v->s->data));
+        }
+    }
+  ok = fx_safetensors_save (plain.dict, meta, path, &error);
+  fx_value_clear (&plain);
+  return written (S, ok, error, result);
+}
+
+static int
+key_order (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+fn_st_load_file (TORCH_ARGS)
+{
+  static const char *const names[] = { "filename", "device" };
+  const FxValue *a[2] = { NULL };
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  GError *error = NULL;
+  FxDict *d, *sorted;
+  const FxValue *k, *v;
+  const char *path = NULL;
+  if (!parse (S, "load_file", args, n_args, kwargs, names, 2, 2, 1, a)
+      || !file_name_arg (S, "load_file: filename", a[0], TRUE, &path))
+    return FALSE;
+  d = fx_safetensors_load (path, NULL, &error);
+  if (d == NULL)
+    {
+      fx_script_raise_gerror (S, error);
+      g_error_free (error);
+      return FALSE;
+    }
+  for (guint i = 0; fx_dict_entry (d, i, &k, &v); i++)
+    g_ptr_array_add (keys, k->s->data);
+  g_ptr_array_sort (keys, key_order);
+  sorted = fx_dict_new ();
+  for (guint i = 0; i < keys->len; i++)
+    {
+      FxValue key = fx_value_take_str (fx_str_new (keys->pdata[i]));
+      const FxValue *t = fx_dict_get (d, &key);
+      fx_dict_set (sorted, key, fx_value_copy (t));
+    }
+  fx_dict_unref (d);
+  *result = fx_value_take_dict (sorted);
+  return TRUE;
+}
+
+static gboolean
+safetensors_module_init (FxScript *S, FxScriptModule *m, gpointer user_data)
+{
+  (void) S;
+  (void) user_data;
+  if (strcmp (fx_script_module_get_name (m), "safetensors.torch") == 0)
+    {
+      add_fn (m, "save_file", fn_st_save_file, NULL);
+      add_fn (m, "load_file", fn_st_load_file, NULL);
+    }
   return TRUE;
 }
 
@@ -1905,6 +2164,8 @@ sc_torch_init (FxScript *S)
   fx_script_register_module (S, "torch._C._nn", op_module_init,
                              (gpointer) g_intern_string ("torch._C._nn"), NULL);
   fx_script_register_module (S, "torch.cuda", cuda_module_init, NULL, NULL);
+  fx_script_register_module (S, "safetensors", safetensors_module_init, NULL, NULL);
+  fx_script_register_module (S, "safetensors.torch", safetensors_module_init, NULL, NULL);
   fx_script_register_module (S, "torch.backends", backends_module_init, NULL, NULL);
   fx_script_register_module (S, "torch.backends.cudnn", cudnn_module_init, NULL, NULL);
   fx_script_register_module (S, "torch.jit", jit_module_init, NULL, NULL);

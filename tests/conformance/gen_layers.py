@@ -176,6 +176,8 @@ case("linear_forward_args", "Linear", (2, 2), forwards=[F(input=R(3, 2)), F(R(2)
                                                      F(R(2), x=1), F("a")])
 case("linear_cpu", "Linear", (2, 1), {"device": "cpu"})
 case("bilinear", "Bilinear", (2, 3, 4), forwards=[F(R(5, 2), R(5, 3, seed=2))])
+case("bilinear_nobias", "Bilinear", (3, 2, 2), {"bias": False},
+     forwards=[F(R(2, 4, 3), R(2, 4, 2, seed=3))])
 case("identity", "Identity", (), forwards=[F(X4), F()])
 case("identity_args", "Identity", (1, 2), {"a": 3}, forwards=[F(R(3))])
 

@@ -586,5 +586,25 @@ call("cdist_f64", C, torch.cdist, [r(3, 2, dtype=torch.float64), r(2, 2, dtype=t
 call("cdist_err_cols", C, torch.cdist, [r(2, 3), r(2, 4)])
 call("cdist_err_1d", C, torch.cdist, [r(3), r(2, 3)])
 
+# bilinear (ops-more.c)
+BL = "torch.bilinear"
+call("bilinear", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3, 4), r(5)])
+call("bilinear_nobias", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3, 4)])
+call("bilinear_batch_dims", BL, torch.bilinear, [r(2, 3, 2), r(2, 3, 4), r(3, 2, 4), r(3)])
+call("bilinear_1d", BL, torch.bilinear, [r(3), r(4), r(2, 3, 4)])
+call("bilinear_empty", BL, torch.bilinear, [r(0, 3), r(0, 4), r(2, 3, 4)])
+call("bilinear_f64", BL, torch.bilinear, [r(2, 2, dtype=D), r(2, 3, dtype=D), r(2, 2, 3, dtype=D)])
+call("bilinear_noncontig", BL, torch.bilinear, [r(3, 2), r(2, 4), r(5, 3, 4)],
+     views={0: [["t"]]})
+call("F_bilinear", "torch.nn.functional.bilinear", F.bilinear, [r(2, 3), r(2, 4), r(5, 3, 4)],
+     {"bias": r(5)})
+call("bilinear_err_ndim", BL, torch.bilinear, [r(2, 3), r(2, 1, 4), r(5, 3, 4)])
+call("bilinear_err_batch", BL, torch.bilinear, [r(2, 3), r(3, 4), r(5, 3, 4)])
+call("bilinear_err_in1", BL, torch.bilinear, [r(2, 2), r(2, 4), r(5, 3, 4)])
+call("bilinear_err_in2", BL, torch.bilinear, [r(2, 3), r(2, 2), r(5, 3, 4)])
+call("bilinear_err_bias", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3, 4), r(4)])
+call("bilinear_err_weight_2d", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3)])
+call("bilinear_err_dtype", BL, torch.bilinear, [r(2, 3, dtype=D), r(2, 4), r(5, 3, 4)])
+
 cases.write("goldens/ops/linalg.json")
 print(len(cases.cases), "cases")

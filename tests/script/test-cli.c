@@ -1,10 +1,12 @@
 /* test-cli.c: the fx command line's interface — help, version, subcommands, python-like
- * errors for scripts that cannot be opened, `fx trace`'s formats and errors. Runs the built
- * `fx` ($FX_CLI). */
+ * errors for scripts that cannot be opened, `fx trace`'s formats and errors, `fx exec`'s
+ * inputs, weights, outputs and errors. Runs the built `fx` ($FX_CLI). */
 #include <fx.h>
 #include "ir/fxg.h"
+#include "ir/safetensors.h"
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -351,6 +353,328 @@ test_trace_errors (void)
   remove_dir (dir);
 }
 
+/* ---- fx exec ---- */
+
+static char *
+write_in (const char *dir, const char *name, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The lines of fx exec's --print-values output that are not "output..." statistics lines:
+ * the reprs, as print() would show them one after the other. */
+static char *
+values_only (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GString *s = g_string_new (NULL);
+  for (int i = 0; lines[i] != NULL; i++)
+    if (*lines[i] && !g_str_has_prefix (lines[i], "output"))
+      g_string_append_printf (s, "%s\n", lines[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* weights_tiny.pt was saved by PyTorch itself; with it the model must print what torch
+ * printed (the last lines of weights_tiny.out) and write what gen_numerics.py recorded. */
+static void
+test_exec_torch_weights (void)
+{
+  g_autofree char *cases = g_test_build_filename (G_TEST_DIST, "script", "cases", NULL);
+  g_autofree char *model = g_build_filename (cases, "weights_tiny.py", NULL);
+  g_autofree char *weights = g_build_filename (cases, "weights_tiny.pt", NULL);
+  g_autofree char *golden_out = g_build_filename (cases, "weights_tiny.out", NULL);
+  g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "conformance", "goldens",
+                                                   "numerics", "tiny.safetensors", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("fx-test-exec-XXXXXX", &error);
+  g_autofree char *out_path = g_build_filename (dir, "out.safetensors", NULL);
+  g_autofree char *torch_text = NULL;
+  FxDict *want, *got;
+  const FxValue *k, *w, *h;
+  CliResult r;
+
+  g_assert_no_error (error);
+  r = run_fx ("exec", model, "--module", "Tiny", "--weights", weights, "--eval",
+              "--input", "linspace(-1,1):2x2x4x4", "--print-values", "-o", out_path, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "output  shape=[2, 5]  dtype=torch.float32  min="));
+  g_assert_true (g_file_get_contents (golden_out, &torch_text, NULL, NULL));
+  {
+    /* torch's print(m(x)) is the last two lines of the case's output */
+    const char *tail = strstr (torch_text, "tensor([[ ");
+    g_autofree char *values = values_only (r.out);
+    g_assert_nonnull (tail);
+    g_assert_cmpstr (values, ==, tail);
+  }
+  want = fx_safetensors_load (golden, NULL, &error);
+  g_assert_no_error (error);
+  got = fx_safetensors_load (out_path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fx_dict_entry (want, 0, &k, &w));
+  h = fx_dict_get (got, k);
+  g_assert_nonnull (h);
+  g_assert_true (fx_tensor_same_shape (w->tensor, h->tensor));
+  for (int64_t i = 0; i < fx_tensor_numel (w->tensor); i++)
+    {
+      double a = fx_tensor_get_double (w->tensor, i), b = fx_tensor_get_double (h->tensor, i);
+      g_assert_cmpfloat (fabs (a - b), <=, 1e-5 + 1e-4 * fabs (a));
+    }
+  fx_dict_unref (want);
+  fx_dict_unref (got);
+  cli_result_clear (&r);
+
+  /* in training mode BatchNorm uses the batch's statistics: another result */
+  r = run_fx ("exec", model, "--module", "Tiny", "--weights", weights,
+              "--input", "linspace(-1,1):2x2x4x4", "--print-values", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autofree char *values = values_only (r.out);
+    g_assert_null (strstr (torch_text, values));
+  }
+  cli_result_clear (&r);
+  remove_dir (g_steal_pointer (&dir));
+}
+
+/* Each SPEC makes the tensor the torch expression next to it makes (run under `fx run`,
+ * whose randn/linspace/... the script cases check against PyTorch). */
+static void
+test_exec_inputs (void)
+{
+  static const struct { const char *spec, *spec2, *python; } cases[] = {
+    { "randn(5):3x2", NULL, "torch.manual_seed(5); print(torch.randn(3, 2))" },
+    { "randn:2", "randn:3", "torch.manual_seed(0); print(torch.randn(2)); print(torch.randn(3))" },
+    { "rand(2):4", NULL, "torch.manual_seed(2); print(torch.rand(4))" },
+    { "rand:2x2:float64", NULL, "torch.manual_seed(0); print(torch.rand(2, 2, dtype=torch.float64))" },
+    { "zeros:2x2:int64", NULL, "print(torch.zeros(2, 2, dtype=torch.int64))" },
+    { "ones:3:float64", NULL, "print(torch.ones(3, dtype=torch.float64))" },
+    { "ones:scalar", NULL, "print(torch.ones(()))" },
+    { "arange:2x3", NULL, "print(torch.arange(6, dtype=torch.float32).reshape(2, 3))" },
+    { "arange:4:int64", NULL, "print(torch.arange(4))" },
+    { "linspace(-1,1):5", NULL, "print(torch.linspace(-1, 1, 5))" },
+    { "linspace(0, 2.5):2x3", NULL, "print(torch.linspace(0, 2.5, 6).reshape(2, 3))" },
+    { "npy_c", NULL, "print(torch.arange(6, dtype=torch.float32).reshape(2, 3) / 4)" },
+    { "npy_f", NULL, "print(torch.tensor([[1, 3, 5], [2, 4, 6]], dtype=torch.int64))" },
+    { "st", NULL, "print(torch.arange(4, dtype=torch.float64).reshape(2, 2) - 1)" },
+  };
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("fx-test-exec-XXXXXX", &error);
+  g_autofree char *model = write_in (dir, "m.py", "def ident(x):\n    return x\n\n\n"
+                                                   "def pair(a, b):\n    return a, b\n");
+  g_autofree char *npy_c = g_build_filename (dir, "c.npy", NULL);
+  g_autofree char *npy_f = g_build_filename (dir, "f.npy", NULL);
+  g_autofree char *st = g_build_filename (dir, "x.safetensors", NULL);
+
+  g_assert_no_error (error);
+  {
+    /* .npy files as numpy writes them: a C-order float32 and a Fortran-order int64 array */
+    static const char hc[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+    static const char hf[] = "{'descr': '<i8', 'fortran_order': True, 'shape': (2, 3), }";
+    float cdata[6] = { 0, 0.25f, 0.5f, 0.75f, 1, 1.25f };
+    int64_t fdata[6] = { 1, 2, 3, 4, 5, 6 };
+    const char *headers[2] = { hc, hf };
+    const char *paths[2] = { npy_c, npy_f };
+    const void *data[2] = { cdata, fdata };
+    for (int i = 0; i < 2; i++)
+      {
+        GString *f = g_string_new_len ("\x93NUMPY\x01\x00", 8);
+        GString *h = g_string_new (headers[i]);
+        while ((10 + h->len + 1) % 64 != 0)
+          g_string_append_c (h, ' ');
+        g_string_append_c (h, '\n');
+        g_string_append_c (f, (char) (h->len & 0xff));
+        g_string_append_c (f, (char) (h->len >> 8));
+        g_string_append_len (f, h->str, h->len);
+        g_string_append_len (f, data[i], 6 * (i ? 8 : 4));
+        g_file_set_contents (paths[i], f->str, f->len, &error);
+        g_assert_no_error (error);
+        g_string_free (f, TRUE);
+        g_string_free (h, TRUE);
+      }
+  }
+  {
+    double v[4] = { -1, 0, 1, 2 };
+    int64_t shape[2] = { 2, 2 };
+    FxDict *d = fx_dict_new ();
+    fx_dict_set (d, fx_value_take_str (fx_str_new ("x")),
+                 fx_value_take_tensor (fx_tensor_new_from_data (FX_DTYPE_FLOAT64, 2, shape, v)));
+    g_assert_true (fx_safetensors_save (d, NULL, st, &error));
+    fx_dict_unref (d);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *spec = cases[i].spec;
+      g_autofree char *script = NULL, *got = NULL;
+      CliResult r, py;
+      if (strcmp (spec, "npy_c") == 0)
+        spec = npy_c;
+      else if (strcmp (spec, "npy_f") == 0)
+        spec = npy_f;
+      else if (strcmp (spec, "st") == 0)
+        spec = st;
+      script = g_strdup_printf ("import torch\n%s\n", cases[i].python);
+      g_free (write_in (dir, "expect.py", script));
+      {
+        g_autofree char *expect = g_build_filename (dir, "expect.py", NULL);
+        py = run_fx ("run", expect, NULL);
+      }
+      g_assert_cmpint (py.status, ==, 0);
+      if (cases[i].spec2)
+        r = run_fx ("exec", model, "--module", "pair", "--input", spec, "--input", cases[i].spec2,
+                    "--print-values", NULL);
+      else
+        r = run_fx ("exec", model, "--module", "ident", "--input", spec, "--print-values", NULL);
+      g_assert_cmpstr (r.err, ==, "");
+      g_assert_cmpint (r.status, ==, 0);
+      got = values_only (r.out);
+      g_assert_cmpstr (got, ==, py.out);
+      cli_result_clear (&r);
+      cli_result_clear (&py);
+    }
+
+  {
+    /* the statistics line: arange(6) has min 0, max 5, mean 2.5 and std sqrt(3.5) */
+    CliResult r = run_fx ("exec", model, "--module", "pair", "--input", "arange:2x3",
+                          "--input", "zeros:0x2", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==,
+                     "output[0]  shape=[2, 3]  dtype=torch.float32  min=0  max=5  mean=2.5  "
+                     "std=1.870829\n"
+                     "output[1]  shape=[0, 2]  dtype=torch.float32  (empty)\n");
+    cli_result_clear (&r);
+  }
+  remove_dir (dir);
+}
+
+/* load_state_dict(strict=True)'s messages: fx exec's must be the script's (which the script
+ * cases compare with PyTorch's). */
+static void
+test_exec_weights_errors (void)
+{
+  static const char model_src[] =
+    "import torch.nn as nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.conv = nn.Conv2d(1, 2, 3)\n"
+    "        self.bn = nn.BatchNorm2d(2)\n"
+    "        self.fc = nn.Linear(2, 3)\n\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(self.bn(self.conv(x)).mean((2, 3)))\n";
+  static const char make_src[] =
+    "import sys\nimport torch\nfrom safetensors.torch import save_file\n"
+    "from m import Net\n"
+    "net = Net()\n"
+    "sd = net.state_dict()\n"
+    "del sd['conv.bias']\n"
+    "sd['fc.weight'] = torch.zeros(4, 2)\n"
+    "sd['extra'] = torch.zeros(1)\n"
+    "sd['bn.nope.x'] = torch.zeros(1)\n"
+    "sd['zz'] = torch.zeros(1)\n"
+    "torch.save(sd, sys.argv[1])\n"
+    "save_file(sd, sys.argv[2])\n"
+    "try:\n"
+    "    net.load_state_dict(sd)\n"
+    "except RuntimeError as e:\n"
+    "    print(e)\n";
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("fx-test-exec-XXXXXX", &error);
+  g_autofree char *model = write_in (dir, "m.py", model_src);
+  g_autofree char *make = write_in (dir, "make.py", make_src);
+  g_autofree char *pt = g_build_filename (dir, "bad.pt", NULL);
+  g_autofree char *sft = g_build_filename (dir, "bad.safetensors", NULL);
+  const char *files[2] = { pt, sft };
+  CliResult py;
+
+  g_assert_no_error (error);
+  py = run_fx ("run", make, pt, sft, NULL);
+  g_assert_cmpint (py.status, ==, 0);
+  g_assert_true (g_str_has_prefix (py.out, "Error(s) in loading state_dict for Net:\n\t"
+                                   "Missing key(s) in state_dict: \"conv.bias\". "));
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *want = g_strdup_printf ("fx exec: %s: RuntimeError: %s", files[i], py.out);
+      CliResult r = run_fx ("exec", model, "--module", "Net", "--weights", files[i],
+                            "--input", "randn:1x1x4x4", NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_cmpstr (r.out, ==, "");
+      g_assert_cmpstr (r.err, ==, want);
+      cli_result_clear (&r);
+    }
+  cli_result_clear (&py);
+
+  {
+    CliResult r = run_fx ("exec", model, "--module", "Net", "--weights", model,
+                          "--input", "randn:1x1x4x4", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_true (g_str_has_prefix (r.err, "fx exec: "));
+    g_assert_nonnull (strstr (r.err, "--weights"));
+    cli_result_clear (&r);
+  }
+  remove_dir (dir);
+}
+
+static void
+test_exec_errors_and_profile (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("fx-test-exec-XXXXXX", &error);
+  g_autofree char *model = write_in (dir, "m.py", "import torch\n\n\n"
+                                                   "def f(x):\n    return torch.relu(x) + 1\n");
+  static const struct { const char *spec, *needle; } bad[] = {
+    { "randn", "--input 'randn': expected FILL:SHAPE[:DTYPE]" },
+    { "randn:2xq", "--input 'randn:2xq': bad shape '2xq'" },
+    { "randn:2:float7", "--input 'randn:2:float7': unknown dtype 'float7'" },
+    { "gauss:2", "--input 'gauss:2': unknown fill 'gauss'" },
+    { "randn(-1):2", "--input 'randn(-1):2': the seed of randn(SEED)" },
+    { "linspace(1):2", "--input 'linspace(1):2': linspace needs its ends" },
+    { "linspace(a,2):2", "--input 'linspace(a,2):2': 'a' is not a number" },
+    { "zeros(3):2", "--input 'zeros(3):2': zeros takes no arguments" },
+    { "randn:2:int64", "--input 'randn:2:int64': " },
+    { "missing.npy", "--input 'missing.npy': no such file" },
+  };
+  CliResult r;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      r = run_fx ("exec", model, "--module", "f", "--input", bad[i].spec, NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_cmpstr (r.out, ==, "");
+      g_assert_true (g_str_has_prefix (r.err, "fx exec: "));
+      g_assert_nonnull (strstr (r.err, bad[i].needle));
+      g_assert_nonnull (strstr (r.err, "\nUsage: fx exec MODEL.py --module NAME"));
+      cli_result_clear (&r);
+    }
+  r = run_fx ("exec", model, "--input", "randn:2", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--module NAME is required"));
+  cli_result_clear (&r);
+  r = run_fx ("exec", model, "--module", "f", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--input SPEC is required"));
+  cli_result_clear (&r);
+  /* a shape the model cannot take: the failing node is named */
+  r = run_fx ("exec", model, "--module", "f", "--input", "randn:2", "--input", "randn:2", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, "fx exec: "));
+  cli_result_clear (&r);
+
+  r = run_fx ("exec", model, "--module", "f", "--input", "arange:3", "--profile", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "output  shape=[3]  dtype=torch.float32  min=1  max=3"));
+  g_assert_nonnull (strstr (r.out, "\nforward: "));
+  g_assert_nonnull (strstr (r.out, "\nrelu "));
+  g_assert_nonnull (strstr (r.out, "\nadd "));
+  cli_result_clear (&r);
+  remove_dir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -370,5 +694,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-concrete-and-output-file", test_trace_concrete_and_output_file);
   g_test_add_func ("/cli/trace-fxg", test_trace_fxg);
   g_test_add_func ("/cli/trace-errors", test_trace_errors);
+  g_test_add_func ("/cli/exec-torch-weights", test_exec_torch_weights);
+  g_test_add_func ("/cli/exec-inputs", test_exec_inputs);
+  g_test_add_func ("/cli/exec-weights-errors", test_exec_weights_errors);
+  g_test_add_func ("/cli/exec-errors-and-profile", test_exec_errors_and_profile);
   return g_test_run ();
 }
