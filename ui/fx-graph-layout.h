@@ -58,6 +58,7 @@ typedef struct {
   guint64 structure;     /* hash of boxes, edges and collapsed state, not of labels */
   gboolean laid_out;
   double seconds;        /* time dot took */
+  guint n_implied;       /* edges left out of dot and drawn beside the boxes (concat fan-in) */
 } FxGraphLayout;
 
 /* Main thread: reads graph (and gm's module tree for type names, may be NULL) into a

@@ -370,6 +370,24 @@ test_densenet (Fixture *f, gconstpointer data)
   g_assert_cmpuint (shoot (f, "graph-view-densenet"), >, 100);
   fx_graph_view_zoom_to_fit (f->view);
   g_assert_cmpuint (shoot (f, "graph-view-densenet-fit"), >, 20);
+  /* Data flows down along every edge, the concat fan-in drawn beside the boxes included
+   * (dot alone sent 65 of them upward through the nested clusters). */
+  for (FxNode *n = fx_graph_first (densenet->graph); n; n = fx_node_next (n))
+    {
+      FxNode *input;
+      g_assert_true (fx_graph_view_get_node_bounds (f->view, n, &b));
+      for (guint pos = 0; fx_node_set_iter (&n->input_nodes, &pos, &input);)
+        {
+          g_assert_true (fx_graph_view_get_node_bounds (f->view, input, &a));
+          g_assert_cmpfloat (a.origin.y + a.size.height, <=, b.origin.y);
+        }
+    }
+  FxNode *mid = fx_graph_find_node_by_name (densenet->graph, "features_denseblock3_denselayer12_conv1");
+  g_assert_nonnull (mid);
+  fx_graph_view_set_zoom (f->view, 0.6);
+  fx_graph_view_center_on_node (f->view, mid);
+  ui_test_wait_frames (GTK_WIDGET (f->view), 3);
+  g_assert_cmpuint (shoot (f, "graph-view-densenet-block3"), >, 100);
   FxNode *norm = fx_graph_find_node_by_name (densenet->graph, "features_denseblock2_denselayer3_norm1");
   FxNode *conv = fx_graph_find_node_by_name (densenet->graph, "features_denseblock2_denselayer7_conv2");
   g_assert_nonnull (norm);
