@@ -25,6 +25,22 @@ value_to_tensor (const FxValue *v)
     }
 }
 
+/* Borrowed: a tensor as it is, a Python number boxed as a wrapped number in *box (no
+ * allocation, valid while box is); NULL otherwise. For ops that keep no reference to their
+ * inputs (the binary ones). */
+static FxTensor *
+value_as_tensor (const FxValue *v, FxScalarBox *box)
+{
+  switch (v->kind)
+    {
+    case FX_VALUE_TENSOR: return v->tensor;
+    case FX_VALUE_BOOL:   return fx_scalar_box_bool (box, v->b);
+    case FX_VALUE_INT:    return fx_scalar_box_int64 (box, v->i);
+    case FX_VALUE_FLOAT:  return fx_scalar_box_double (box, v->f);
+    default:              return NULL;
+    }
+}
+
 static gboolean
 is_number (const FxValue *v)
 {
@@ -205,13 +221,12 @@ static gboolean
 binary (FxBinaryOp op, const FxValue *a, const FxValue *b, gboolean inplace, const FxValue *out,
         FxValue *result, GError **error)
 {
-  FxTensor *ta = value_to_tensor (a), *tb = value_to_tensor (b), *r = NULL;
+  FxScalarBox box_a, box_b;
+  FxTensor *ta = value_as_tensor (a, &box_a), *tb = value_as_tensor (b, &box_b), *r = NULL;
   if (ta && tb)
     r = inplace ? fx_tensor_binary_ (op, ta, tb, error) : fx_tensor_binary (op, ta, tb, error);
   else
     g_set_error_literal (error, FX_ERROR, FX_ERROR_DTYPE, "expected a Tensor or a number");
-  g_clear_pointer (&ta, fx_tensor_unref);
-  g_clear_pointer (&tb, fx_tensor_unref);
   return finish (result, r, out, error);
 }
 
@@ -246,15 +261,13 @@ static gboolean
 add_sub (gboolean sub, const FxValue *a, const FxValue *b, const FxValue *alpha,
          gboolean inplace, const FxValue *out, FxValue *result, GError **error)
 {
-  FxTensor *ta = value_to_tensor (a), *tb = value_to_tensor (b), *r = NULL;
-  FxTensor *tal = alpha && !fx_arg_is_none (alpha) ? value_to_tensor (alpha) : NULL;
+  FxScalarBox box_a, box_b, box_alpha;
+  FxTensor *ta = value_as_tensor (a, &box_a), *tb = value_as_tensor (b, &box_b), *r = NULL;
+  FxTensor *tal = alpha && !fx_arg_is_none (alpha) ? value_as_tensor (alpha, &box_alpha) : NULL;
   if (ta && tb)
     r = fx_tensor_add_alpha (ta, tb, tal, sub, inplace, error);
   else
     g_set_error_literal (error, FX_ERROR, FX_ERROR_DTYPE, "expected a Tensor or a number");
-  g_clear_pointer (&ta, fx_tensor_unref);
-  g_clear_pointer (&tb, fx_tensor_unref);
-  g_clear_pointer (&tal, fx_tensor_unref);
   return finish (result, r, out, error);
 }
 

@@ -365,6 +365,37 @@ storage_alloc_size (gsize nbytes)
   return (alloc + FX_STORAGE_ALIGN - 1) & ~(gsize) (FX_STORAGE_ALIGN - 1);
 }
 
+/* Small buffers live in the same malloc block as their FxStorage, after it at the next
+ * 64-byte boundary: one plain malloc (which glibc serves from its per-thread cache) instead
+ * of an aligned allocation plus the struct — on a chain of tiny ops, the allocator was most
+ * of the time. Whether a storage is laid out so follows from its size alone. */
+#define INLINE_MAX ((gsize) 512)
+
+static inline gboolean
+storage_is_inline (gsize alloc)
+{
+  return alloc <= INLINE_MAX;
+}
+
+static inline void *
+storage_inline_data (FxStorage *s)
+{
+  guintptr p = (guintptr) (s + 1);
+  return (void *) ((p + FX_STORAGE_ALIGN - 1) & ~(guintptr) (FX_STORAGE_ALIGN - 1));
+}
+
+/* A storage struct at s over data (nothing else set). */
+static FxStorage *
+storage_init (FxStorage *s, gsize nbytes, void *data, gboolean owned)
+{
+  memset (s, 0, sizeof *s);
+  g_atomic_ref_count_init (&s->ref);
+  s->nbytes = nbytes;
+  s->data = data;
+  s->owned = owned;
+  return s;
+}
+
 static FxStorage *
 storage_alloc (gsize nbytes, gboolean zero)
 {
@@ -374,17 +405,20 @@ storage_alloc (gsize nbytes, gboolean zero)
 
   if (alloc == 0)
     return NULL;
+  if (storage_is_inline (alloc))
+    {
+      s = g_malloc (sizeof (FxStorage) + FX_STORAGE_ALIGN + alloc);
+      storage_init (s, nbytes, storage_inline_data (s), TRUE);
+      if (zero)
+        memset (s->data, 0, alloc);
+      return s;
+    }
   data = cache_take (alloc);
   if (data == NULL && posix_memalign (&data, FX_STORAGE_ALIGN, alloc) != 0)
     return NULL;
   if (zero)
     memset (data, 0, alloc);
-  s = g_new0 (FxStorage, 1);
-  g_atomic_ref_count_init (&s->ref);
-  s->nbytes = nbytes;
-  s->data = data;
-  s->owned = TRUE;
-  return s;
+  return storage_init (g_malloc (sizeof (FxStorage)), nbytes, data, TRUE);
 }
 
 FxStorage *
@@ -402,11 +436,7 @@ fx_storage_new_uninit (gsize nbytes)
 FxStorage *
 fx_storage_new_borrowed (void *data, gsize nbytes, GDestroyNotify free_func, gpointer free_data)
 {
-  FxStorage *s = g_new0 (FxStorage, 1);
-  g_atomic_ref_count_init (&s->ref);
-  s->nbytes = nbytes;
-  s->data = data;
-  s->owned = FALSE;
+  FxStorage *s = storage_init (g_malloc (sizeof (FxStorage)), nbytes, data, FALSE);
   s->free_func = free_func;
   s->free_data = free_data;
   return s;
@@ -416,8 +446,25 @@ FxStorage *
 fx_storage_ref (FxStorage *storage)
 {
   g_return_val_if_fail (storage != NULL, NULL);
-  g_atomic_ref_count_inc (&storage->ref);
+  g_atomic_int_inc (&storage->ref);
   return storage;
+}
+
+/* A small fresh tensor is one malloc block: the struct, its storage and the data. The
+ * storage can outlive the tensor (views) and the tensor its storage (when something swaps
+ * t->storage), so the block goes when both are gone. An owned storage whose free_data is set
+ * lives in the block free_data points to. */
+typedef struct {
+  FxTensor tensor;
+  FxStorage storage;
+  gint alive;           /* 2 while both live */
+} TensorBlock;
+
+static void
+block_release (TensorBlock *b)
+{
+  if (g_atomic_int_dec_and_test (&b->alive))
+    g_free (b);
 }
 
 void
@@ -425,10 +472,19 @@ fx_storage_unref (FxStorage *storage)
 {
   if (storage == NULL)
     return;
-  if (!g_atomic_ref_count_dec (&storage->ref))
+  if (!g_atomic_int_dec_and_test (&storage->ref))
     return;
+  if (storage->owned && storage->free_data != NULL)
+    {
+      block_release (storage->free_data);
+      return;
+    }
   if (storage->owned)
-    cache_give (storage->data, storage_alloc_size (storage->nbytes));
+    {
+      gsize alloc = storage_alloc_size (storage->nbytes);
+      if (!storage_is_inline (alloc))   /* inline data goes with the struct */
+        cache_give (storage->data, alloc);
+    }
   else if (storage->free_func)
     storage->free_func (storage->free_data);
   g_free (storage);
@@ -440,7 +496,7 @@ FxTensor *
 fx_tensor_ref (FxTensor *t)
 {
   g_return_val_if_fail (t != NULL, NULL);
-  g_atomic_ref_count_inc (&t->ref);
+  g_atomic_int_inc (&t->ref);
   return t;
 }
 
@@ -449,21 +505,25 @@ fx_tensor_unref (FxTensor *t)
 {
   if (t == NULL)
     return;
-  if (!g_atomic_ref_count_dec (&t->ref))
+  if (!g_atomic_int_dec_and_test (&t->ref))
     return;
   fx_storage_unref (t->storage);
-  g_free (t);
+  if (t->in_block)
+    block_release ((TensorBlock *) t);
+  else
+    g_free (t);
 }
 
 /* ------------------------------------------------------------------ creation */
 
+/* Fills the tensor struct at t, on storage, whose reference it takes over. */
 static FxTensor *
-tensor_alloc (FxStorage *storage, FxDType dtype, int ndim, const int64_t *shape,
-              const int64_t *strides, int64_t offset)
+tensor_init (FxTensor *t, FxStorage *storage, FxDType dtype, int ndim, const int64_t *shape,
+             const int64_t *strides, int64_t offset)
 {
-  FxTensor *t = g_new0 (FxTensor, 1);
+  memset (t, 0, sizeof *t);
   g_atomic_ref_count_init (&t->ref);
-  t->storage = fx_storage_ref (storage);
+  t->storage = storage;
   t->dtype = dtype;
   t->ndim = ndim;
   if (ndim > 0)
@@ -479,11 +539,39 @@ tensor_alloc (FxStorage *storage, FxDType dtype, int ndim, const int64_t *shape,
 }
 
 static FxTensor *
+tensor_alloc (FxStorage *storage, FxDType dtype, int ndim, const int64_t *shape,
+              const int64_t *strides, int64_t offset)
+{
+  /* g_malloc, not g_new0: glibc's calloc bypasses its per-thread cache (tensor_init zeroes) */
+  return tensor_init (g_malloc (sizeof (FxTensor)), fx_storage_ref (storage), dtype, ndim,
+                      shape, strides, offset);
+}
+
+/* A fresh contiguous tensor of nbytes (alloc rounded up, small) in one TensorBlock. */
+static FxTensor *
+tensor_new_in_block (FxDType dtype, int ndim, const int64_t *shape, gsize nbytes, gsize alloc,
+                     gboolean zero)
+{
+  TensorBlock *b = g_malloc (sizeof *b + FX_STORAGE_ALIGN + alloc);
+  guintptr data = ((guintptr) (b + 1) + FX_STORAGE_ALIGN - 1) & ~(guintptr) (FX_STORAGE_ALIGN - 1);
+  FxStorage *s = storage_init (&b->storage, nbytes, (void *) data, TRUE);
+  FxTensor *t;
+
+  s->free_data = b;
+  if (zero)
+    memset (s->data, 0, alloc);
+  b->alive = 2;
+  t = tensor_init (&b->tensor, s, dtype, ndim, shape, NULL, 0);
+  t->in_block = TRUE;
+  return t;
+}
+
+static FxTensor *
 tensor_new_contiguous (FxDType dtype, int ndim, const int64_t *shape, gboolean zero)
 {
   FxStorage *storage;
-  FxTensor *t;
   int64_t numel;
+  gsize nbytes, alloc;
 
   g_return_val_if_fail ((unsigned) dtype < FX_DTYPE_N, NULL);
   g_return_val_if_fail (ndim >= 0 && ndim <= FX_TENSOR_MAX_DIMS, NULL);
@@ -491,12 +579,14 @@ tensor_new_contiguous (FxDType dtype, int ndim, const int64_t *shape, gboolean z
   numel = checked_numel (ndim, shape);
   if (numel < 0 || (guint64) numel > G_MAXSIZE / 8)
     return NULL;
-  storage = storage_alloc ((gsize) numel * fx_dtype_size (dtype), zero);
+  nbytes = (gsize) numel * fx_dtype_size (dtype);
+  alloc = storage_alloc_size (nbytes);
+  if (alloc != 0 && storage_is_inline (alloc))
+    return tensor_new_in_block (dtype, ndim, shape, nbytes, alloc, zero);
+  storage = storage_alloc (nbytes, zero);
   if (storage == NULL)
     return NULL;
-  t = tensor_alloc (storage, dtype, ndim, shape, NULL, 0);
-  fx_storage_unref (storage);
-  return t;
+  return tensor_init (g_malloc (sizeof (FxTensor)), storage, dtype, ndim, shape, NULL, 0);
 }
 
 FxTensor *
@@ -605,6 +695,37 @@ fx_tensor_scalar_int64 (FxDType dtype, int64_t value)
   if (t)
     store_int64 (t->storage->data, dtype, value);
   return t;
+}
+
+static FxTensor *
+scalar_box (FxScalarBox *box, FxDType dtype)
+{
+  FxStorage *s = storage_init (&box->storage, sizeof box->value, &box->value, FALSE);
+  FxTensor *t = tensor_init (&box->tensor, s, dtype, 0, NULL, NULL, 0);
+
+  t->wrapped_number = TRUE;
+  return t;
+}
+
+FxTensor *
+fx_scalar_box_double (FxScalarBox *box, double value)
+{
+  box->value.d = value;
+  return scalar_box (box, FX_DTYPE_FLOAT64);
+}
+
+FxTensor *
+fx_scalar_box_int64 (FxScalarBox *box, int64_t value)
+{
+  box->value.i = value;
+  return scalar_box (box, FX_DTYPE_INT64);
+}
+
+FxTensor *
+fx_scalar_box_bool (FxScalarBox *box, gboolean value)
+{
+  box->value.b = value != 0;
+  return scalar_box (box, FX_DTYPE_BOOL);
 }
 
 FxTensor *

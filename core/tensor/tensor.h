@@ -33,6 +33,7 @@ typedef struct _FxTensor {
   gboolean wrapped_number;
   gboolean requires_grad;                /* set on nn.Parameter data; printed and propagated */
   gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
+  gboolean in_block;                     /* private to tensor.c: allocated with its storage */
 } FxTensor;
 
 /* ---- storage ---- */
@@ -64,6 +65,18 @@ FxTensor *fx_tensor_scalar_int64  (FxDType dtype, int64_t value); /* 0-d */
 FxTensor *fx_tensor_wrap_double (double value);
 FxTensor *fx_tensor_wrap_int64  (int64_t value);
 FxTensor *fx_tensor_wrap_bool   (gboolean value);
+
+/* A Python number as a 0-d wrapped number that lives in the caller's memory (the stack), for
+ * handing to an op for the length of one call without allocating. The op may take and drop
+ * references, but nothing may keep one past the call; never unref it. */
+typedef struct {
+  FxTensor tensor;
+  FxStorage storage;
+  union { double d; int64_t i; uint8_t b; } value;
+} FxScalarBox;
+FxTensor *fx_scalar_box_double (FxScalarBox *box, double value);
+FxTensor *fx_scalar_box_int64  (FxScalarBox *box, int64_t value);
+FxTensor *fx_scalar_box_bool   (FxScalarBox *box, gboolean value);
 
 /* ---- inspection ---- */
 int64_t   fx_tensor_numel          (const FxTensor *t);
