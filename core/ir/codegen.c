@@ -122,25 +122,55 @@ type_repr (CodeGen *cg, const char *type)
   return add_global (cg, type, g_intern_string (type), NULL);
 }
 
+/* fx_is_identifier for the len bytes at s. */
+static gboolean
+is_identifier_n (const char *s, gsize len)
+{
+  if (len == 0 || g_ascii_isdigit (*s))
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (s[i]) && s[i] != '_' && !((guchar) s[i] & 0x80))
+      return FALSE;
+  return TRUE;
+}
+
+/* "name annotation = " without a format string (once per node). */
+static void
+append_assign (GString *body, const char *name, const char *annotation)
+{
+  g_string_append (body, name);
+  g_string_append (body, annotation);
+  g_string_append (body, " = ");
+}
+
 void
 fx_format_target (GString *out, const char *base, const char *target)
 {
-  g_auto (GStrv) elems = g_strsplit (target, ".", -1);
-  GString *r = g_string_new (base);
+  /* the expression is built in place at the end of out: an atom that is not an identifier
+   * wraps what is there so far in getattr(..., "atom") */
+  gsize start = out->len;
 
-  for (guint i = 0; elems[i] != NULL; i++)
+  g_string_append (out, base);
+  for (const char *p = target;;)
     {
-      if (!fx_is_identifier (elems[i]))
+      const char *dot = strchr (p, '.');
+      gsize len = dot != NULL ? (gsize) (dot - p) : strlen (p);
+      if (is_identifier_n (p, len))
         {
-          g_autofree char *inner = g_string_free (r, FALSE);
-          r = g_string_new (NULL);
-          g_string_printf (r, "getattr(%s, \"%s\")", inner, elems[i]);
+          g_string_append_c (out, '.');
+          g_string_append_len (out, p, len);
         }
       else
-        g_string_append_printf (r, ".%s", elems[i]);
+        {
+          g_string_insert (out, start, "getattr(");
+          g_string_append (out, ", \"");
+          g_string_append_len (out, p, len);
+          g_string_append (out, "\")");
+        }
+      if (dot == NULL)
+        break;
+      p = dot + 1;
     }
-  g_string_append (out, r->str);
-  g_string_free (r, TRUE);
 }
 
 static void
@@ -381,7 +411,6 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   g_autofree char *return_annotation = g_strdup ("");
   g_autofree char *prev_trace = NULL;
   GString *code, *result;
-  g_auto (GStrv) lines = NULL;
   g_autoptr (GArray) starts = g_array_new (FALSE, FALSE, sizeof (gpointer));
 
   cg.names = fx_namespace_new ();
@@ -406,7 +435,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   for (FxNode *node = fx_graph_first (graph); node != NULL; node = fx_node_next (node))
     {
       const char *type = node->type.kind == FX_VALUE_STR ? node->type.s->data : NULL;
-      g_autofree char *annotation = type ? g_strdup_printf (" : %s", type_repr (&cg, type)) : g_strdup ("");
+      g_autofree char *annotation_owned = type ? g_strdup_printf (" : %s", type_repr (&cg, type)) : NULL;
+      const char *annotation = annotation_owned != NULL ? annotation_owned : "";
 
       if (verbose)
         emit_stacktrace_summary (body, node, &prev_trace);
@@ -449,7 +479,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
         case FX_OP_CALL_METHOD:
           {
             g_autofree char *self = arg_repr_str (&cg, &node->args.seq->items[0]);
-            g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+            append_assign (body, node_repr (&cg, node), annotation);
             fx_format_target (body, self, node->target.s->data);
             g_string_append_c (body, '(');
             format_args (&cg, body, &node->args, 1, &node->kwargs);
@@ -466,7 +496,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 
             if ((format = lookup_format (qualified, FALSE)) != NULL)
               {
-                g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+                append_assign (body, node_repr (&cg, node), annotation);
                 append_operator (&cg, body, format, &node->args);
                 break;
               }
@@ -490,7 +520,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
                 && fx_is_identifier (node->args.seq->items[1].s->data))
               {
                 g_autofree char *base = arg_repr_str (&cg, &node->args.seq->items[0]);
-                g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+                append_assign (body, node_repr (&cg, node), annotation);
                 fx_format_target (body, base, node->args.seq->items[1].s->data);
                 break;
               }
@@ -505,14 +535,14 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
           }
           break;
         case FX_OP_CALL_MODULE:
-          g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+          append_assign (body, node_repr (&cg, node), annotation);
           fx_format_target (body, root_module, node->target.s->data);
           g_string_append_c (body, '(');
           format_args (&cg, body, &node->args, 0, &node->kwargs);
           g_string_append_c (body, ')');
           break;
         case FX_OP_GET_ATTR:
-          g_string_append_printf (body, "%s%s = ", node_repr (&cg, node), annotation);
+          append_assign (body, node_repr (&cg, node), annotation);
           fx_format_target (body, root_module, node->target.s->data);
           break;
         case FX_OP_OUTPUT:
@@ -559,10 +589,20 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   g_string_append_printf (result, ")%s:\n", return_annotation);
 
   /* Every line of the body, including the empty one after its last newline, is indented. */
-  lines = g_strsplit (body->str, "\n", -1);
-  code = g_string_new (NULL);
-  for (guint i = 0; lines[i] != NULL; i++)
-    g_string_append_printf (code, "%s    %s", i ? "\n" : "", lines[i]);
+  code = g_string_sized_new (body->len + body->len / 4 + 8);
+  g_string_append (code, "    ");
+  for (const char *p = body->str;;)
+    {
+      const char *nl = strchr (p, '\n');
+      if (nl == NULL)
+        {
+          g_string_append (code, p);
+          break;
+        }
+      g_string_append_len (code, p, nl + 1 - p);
+      g_string_append (code, "    ");
+      p = nl + 1;
+    }
   g_string_append (result, code->str);
   if (line_nodes != NULL)
     fill_line_map (line_nodes, result->str, body, starts);

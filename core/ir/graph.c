@@ -681,9 +681,9 @@ fx_graph_create_node (FxGraph *graph, FxNodeOp op, const FxValue *target,
   node_set_init (&node->users);
   node_set_init (&node->input_nodes);
 
-  candidate = name != NULL ? g_strdup (name) : target_to_str (op, target);
-  node->name = fx_namespace_create_name (graph->names, candidate, NULL, NULL);
-  fx_namespace_associate (graph->names, node->name, node);
+  if (name == NULL)
+    candidate = target_to_str (op, target);
+  node->name = fx_namespace_create_fresh_name (graph->names, name != NULL ? name : candidate, node);
 
   update_args_kwargs (node,
                       args != NULL ? fx_value_map_nodes (args, map_identity, NULL) : empty_tuple (),

@@ -9,7 +9,7 @@
 struct _FxNamespace {
   GHashTable *used;          /* name → name (owned) */
   GHashTable *obj_to_name;   /* obj → name (borrowed from used) */
-  GHashTable *watermark;     /* base (owned) → GINT_TO_POINTER (w): base_1..base_w are taken */
+  GHashTable *watermark;     /* base (owned) → guint64 w (owned): base_1..base_w are taken */
 };
 
 /* FX's own reserved globals (graph.py's _custom_builtins). */
@@ -17,35 +17,45 @@ static const char *const custom_builtins[] = {
   "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree",
 };
 
-static gboolean
-in_sorted_list (const char *const *list, gsize n, const char *name)
+/* What a name is to Python and FX, as bits: one table for every check of a candidate. */
+enum { RESERVED_KEYWORD = 1, RESERVED_BUILTIN = 2, RESERVED_CUSTOM = 4 };
+
+static int
+reserved_kind (const char *name)
 {
-  for (gsize i = 0; i < n; i++)
-    if (strcmp (list[i], name) == 0)
-      return TRUE;
-  return FALSE;
+  static GHashTable *kinds;
+  static gsize init;
+
+  if (g_once_init_enter (&init))
+    {
+      static const struct { const char *const *names; gsize n; int bit; } sets[] = {
+        { python_keywords, G_N_ELEMENTS (python_keywords), RESERVED_KEYWORD },
+        { python_builtins, G_N_ELEMENTS (python_builtins), RESERVED_BUILTIN },
+        { custom_builtins, G_N_ELEMENTS (custom_builtins), RESERVED_CUSTOM },
+      };
+      kinds = g_hash_table_new (g_str_hash, g_str_equal);
+      for (gsize s = 0; s < G_N_ELEMENTS (sets); s++)
+        for (gsize i = 0; i < sets[s].n; i++)
+          {
+            int k = GPOINTER_TO_INT (g_hash_table_lookup (kinds, sets[s].names[i]));
+            g_hash_table_insert (kinds, (gpointer) sets[s].names[i],
+                                 GINT_TO_POINTER (k | sets[s].bit));
+          }
+      g_once_init_leave (&init, 1);
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (kinds, name));
 }
 
 gboolean
 fx_is_python_keyword (const char *name)
 {
-  return in_sorted_list (python_keywords, G_N_ELEMENTS (python_keywords), name);
+  return (reserved_kind (name) & RESERVED_KEYWORD) != 0;
 }
 
 gboolean
 fx_is_python_builtin (const char *name)
 {
-  static GHashTable *set;
-  static gsize init;
-
-  if (g_once_init_enter (&init))
-    {
-      set = g_hash_table_new (g_str_hash, g_str_equal);
-      for (gsize i = 0; i < G_N_ELEMENTS (python_builtins); i++)
-        g_hash_table_add (set, (gpointer) python_builtins[i]);
-      g_once_init_leave (&init, 1);
-    }
-  return g_hash_table_contains (set, name);
+  return (reserved_kind (name) & RESERVED_BUILTIN) != 0;
 }
 
 gboolean
@@ -62,17 +72,19 @@ fx_is_identifier (const char *s)
 char *
 fx_snake_case (const char *s)
 {
-  GString *out = g_string_new (NULL);
+  /* at most one '_' per character */
+  char *out = g_malloc (2 * strlen (s) + 1), *o = out;
   gboolean prev_lower = FALSE;
 
   for (; *s; s++)
     {
       if (prev_lower && g_ascii_isupper (*s))
-        g_string_append_c (out, '_');
-      g_string_append_c (out, g_ascii_tolower (*s));
+        *o++ = '_';
+      *o++ = g_ascii_tolower (*s);
       prev_lower = g_ascii_islower (*s);
     }
-  return g_string_free (out, FALSE);
+  *o = '\0';
+  return out;
 }
 
 FxNamespace *
@@ -82,7 +94,7 @@ fx_namespace_new (void)
 
   ns->used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ns->obj_to_name = g_hash_table_new (g_direct_hash, g_direct_equal);
-  ns->watermark = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ns->watermark = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return ns;
 }
 
@@ -100,10 +112,10 @@ fx_namespace_free (FxNamespace *ns)
 static gboolean
 is_illegal (const char *name, const char *builtin_name)
 {
-  if (fx_is_python_keyword (name))
+  int k = reserved_kind (name);
+  if (k & RESERVED_KEYWORD)
     return TRUE;
-  if (fx_is_python_builtin (name)
-      || in_sorted_list (custom_builtins, G_N_ELEMENTS (custom_builtins), name))
+  if (k & (RESERVED_BUILTIN | RESERVED_CUSTOM))
     return builtin_name == NULL || strcmp (builtin_name, name) != 0;
   return FALSE;
 }
@@ -113,33 +125,36 @@ is_illegal (const char *name, const char *builtin_name)
 static char *
 sanitize (const char *candidate)
 {
-  GString *out = g_string_new (NULL);
+  gsize len = strlen (candidate);
+  char *out = g_malloc (len + 2), *o = out;
   gboolean in_bad_run = FALSE;
 
+  if (g_ascii_isdigit (*candidate))
+    *o++ = '_';
   for (const char *p = candidate; *p; p++)
     {
       if (g_ascii_isalnum (*p) || *p == '_')
         {
-          g_string_append_c (out, *p);
+          *o++ = *p;
           in_bad_run = FALSE;
         }
       else if (!in_bad_run)
         {
-          g_string_append_c (out, '_');
+          *o++ = '_';
           in_bad_run = TRUE;
         }
     }
-  if (out->len > 0 && g_ascii_isdigit (out->str[0]))
-    g_string_prepend_c (out, '_');
   /* torch.fx indexes candidate[0]; an empty candidate would raise there. We name it '_'. */
-  if (out->len == 0)
-    g_string_append_c (out, '_');
-  return g_string_free (out, FALSE);
+  if (o == out)
+    *o++ = '_';
+  *o = '\0';
+  return out;
 }
 
-/* Splits "name_12" into base "name" and 12 (the regex (.*)_(\d+)$). */
+/* Splits "name_12" into the base's length and 12 (the regex (.*)_(\d+)$); *same says that
+ * "name_12" printed back is s itself (no leading zeros). */
 static gboolean
-split_suffix (const char *s, char **base, guint64 *num)
+split_suffix (const char *s, gsize *base_len, guint64 *num, gboolean *same)
 {
   gsize len = strlen (s);
   gsize i = len;
@@ -149,7 +164,8 @@ split_suffix (const char *s, char **base, guint64 *num)
   if (i == len || i == 0 || s[i - 1] != '_' || len - i > 18)
     return FALSE;
   *num = g_ascii_strtoull (s + i, NULL, 10);
-  *base = g_strndup (s, i - 1);
+  *base_len = i - 1;
+  *same = s[i] != '0' || len - i == 1;
   return TRUE;
 }
 
@@ -162,59 +178,97 @@ take_name (FxNamespace *ns, char *name, gconstpointer obj)
   return name;
 }
 
+static const char *create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
+                                const char *builtin_name);
+
 const char *
 fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
                           const char *builtin_name)
 {
-  g_autofree char *clean = NULL;
-  g_autofree char *base = NULL;
-  char *name;
-  guint64 num = 0;
-  gboolean has_num;
-  gpointer mark;
-  guint64 w;
-
   if (obj != NULL)
     {
       const char *existing = g_hash_table_lookup (ns->obj_to_name, obj);
       if (existing != NULL)
         return existing;
     }
+  return create_name (ns, candidate, obj, builtin_name);
+}
+
+const char *
+fx_namespace_create_fresh_name (FxNamespace *ns, const char *candidate, gconstpointer obj)
+{
+  return create_name (ns, candidate, obj, NULL);
+}
+
+static const char *
+create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
+             const char *builtin_name)
+{
+  char *clean, *probe;
+  gsize base_len, probe_size;
+  guint64 num = 0;
+  gboolean has_num, same = TRUE;
+  guint64 *mark;
+  guint64 w;
 
   clean = sanitize (candidate);
-  has_num = split_suffix (clean, &base, &num);
+  has_num = split_suffix (clean, &base_len, &num, &same);
   if (!has_num)
-    base = g_strdup (clean);
+    base_len = strlen (clean);
+  /* the base with a suffix of up to 20 digits; also holds the first probe */
+  probe_size = base_len + 22;
+  probe = g_malloc (probe_size);
+  memcpy (probe, clean, base_len);
+  probe[base_len] = '\0';
 
-  name = has_num ? g_strdup_printf ("%s_%" G_GUINT64_FORMAT, base, num) : g_strdup (base);
-  if (!g_hash_table_contains (ns->used, name) && !is_illegal (name, builtin_name))
-    return take_name (ns, name, obj);
-  g_free (name);
+  if (has_num && !same)
+    g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
+  if (!g_hash_table_contains (ns->used, same ? clean : probe)
+      && !is_illegal (same ? clean : probe, builtin_name))
+    {
+      if (same)
+        {
+          g_free (probe);
+          return take_name (ns, clean, obj);
+        }
+      g_free (clean);
+      return take_name (ns, probe, obj);
+    }
+  g_free (clean);
+  probe[base_len] = '\0';   /* probe is now the base */
 
   /* Suffixes 1..w of this base are all taken; skip them, extending w while it grows. */
-  if (!g_hash_table_lookup_extended (ns->watermark, base, NULL, &mark))
-    mark = GINT_TO_POINTER (0);
-  w = (guint64) GPOINTER_TO_SIZE (mark);
+  mark = g_hash_table_lookup (ns->watermark, probe);
+  if (mark == NULL)
+    {
+      mark = g_new0 (guint64, 1);
+      g_hash_table_insert (ns->watermark, g_strdup (probe), mark);
+    }
+  w = *mark;
   for (;;)
     {
-      g_autofree char *probe = g_strdup_printf ("%s_%" G_GUINT64_FORMAT, base, w + 1);
+      g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, w + 1);
       if (!g_hash_table_contains (ns->used, probe))
         break;
       w++;
     }
-  g_hash_table_replace (ns->watermark, g_strdup (base), GSIZE_TO_POINTER ((gsize) w));
+  *mark = w;
 
-  if (num < w)
-    num = w;
+  /* probe holds base_(w+1), known unused: only legality is left to check for it */
+  if (num <= w)
+    {
+      if (!is_illegal (probe, builtin_name))
+        return take_name (ns, probe, obj);
+      num = w + 1;
+    }
   for (;;)
     {
       num++;
-      name = g_strdup_printf ("%s_%" G_GUINT64_FORMAT, base, num);
-      if (!g_hash_table_contains (ns->used, name) && !is_illegal (name, builtin_name))
+      g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
+      if (!g_hash_table_contains (ns->used, probe) && !is_illegal (probe, builtin_name))
         break;
-      g_free (name);
     }
-  return take_name (ns, name, obj);
+  return take_name (ns, probe, obj);
 }
 
 const char *

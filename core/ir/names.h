@@ -19,6 +19,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxNamespace, fx_namespace_free)
  * anything else. The string belongs to the namespace. */
 const char  *fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
                                        const char *builtin_name);
+/* create_name for an obj that is new (a stale entry for a freed object at the same address
+ * is replaced, not returned): one pass instead of create_name (NULL) + associate. */
+const char  *fx_namespace_create_fresh_name (FxNamespace *ns, const char *candidate,
+                                             gconstpointer obj);
 /* The name already given to obj, or NULL. */
 const char  *fx_namespace_lookup      (FxNamespace *ns, gconstpointer obj);
 /* Associates a name created with obj == NULL to obj afterwards. */

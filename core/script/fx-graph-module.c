@@ -132,7 +132,8 @@ add_torch_globals (FxScript *S, FxDict *globals)
 }
 
 /* The generated source without the wrap() preamble: the globals are bound directly, so
- * torch.fx._symbolic_trace.wrap has nothing left to do when it runs. */
+ * torch.fx._symbolic_trace.wrap has nothing left to do when it runs. Each wrap() line
+ * leaves an empty one, so that tracebacks name the lines of the code 1.13 compiles. */
 static char *
 runnable_source (const char *code)
 {
@@ -140,21 +141,21 @@ runnable_source (const char *code)
   GString *out = g_string_new (NULL);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      if (g_str_has_prefix (lines[i], "torch.fx._symbolic_trace.wrap("))
-        continue;
-      g_string_append (out, lines[i]);
+      if (!g_str_has_prefix (lines[i], "torch.fx._symbolic_trace.wrap("))
+        g_string_append (out, lines[i]);
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
 }
 
-/* Compiles code into forward(self, ...) with globals for what it calls. */
+/* Compiles code into forward(self, ...) with globals for what it calls; key numbers the
+ * <eval_with_key> file (taken when recompile() ran, as 1.13 numbers them). */
 static gboolean
-compile_forward (FxScript *S, const char *code, GPtrArray *names, GPtrArray *values, FxValue *forward)
+compile_forward (FxScript *S, const char *code, int key, GPtrArray *names, GPtrArray *values,
+                 FxValue *forward)
 {
   g_autofree char *src = runnable_source (code);
-  g_autofree char *filename = g_strdup_printf ("<eval_with_key>.%d",
-                                               g_atomic_int_add (&eval_counter, 1));
+  g_autofree char *filename = g_strdup_printf ("<eval_with_key>.%d", key);
   ScSyntaxError err = { 0 };
   ScUnit *unit = sc_compile (filename, src, strlen (src), &err);
   FxDict *globals;
@@ -203,7 +204,45 @@ compile_forward (FxScript *S, const char *code, GPtrArray *names, GPtrArray *val
   return ok;
 }
 
-/* gm.recompile(): regenerates _code and the class's forward. */
+/* What compiling forward needs, kept from recompile() until forward is first looked up:
+ * most traced GraphModules run through a plan (or are only printed) and never need it. */
+typedef struct {
+  FxStr *code;
+  int key;
+  GPtrArray *names;      /* of the globals (owned strings) */
+  GPtrArray *values;     /* owned FxValue copies */
+} LazyForward;
+
+static void
+lazy_forward_free (gpointer data)
+{
+  LazyForward *lf = data;
+  fx_str_unref (lf->code);
+  g_ptr_array_unref (lf->names);
+  g_ptr_array_unref (lf->values);
+  g_free (lf);
+}
+
+static void
+value_free (gpointer v)
+{
+  fx_value_clear (v);
+  g_free (v);
+}
+
+static gboolean
+lazy_forward_resolve (FxScript *S, FxScriptClass *owner, FxStr *name, gpointer data)
+{
+  LazyForward *lf = data;
+  FxValue forward;
+  (void) name;
+  if (!compile_forward (S, lf->code->data, lf->key, lf->names, lf->values, &forward))
+    return FALSE;
+  sc_dict_set_str (owner->dict, "forward", forward);
+  return TRUE;
+}
+
+/* gm.recompile(): regenerates _code and the class's forward (compiled when first needed). */
 static gboolean
 recompile (FxScript *S, const FxValue *self, FxValue *python_code)
 {
@@ -214,6 +253,7 @@ recompile (FxScript *S, const FxValue *self, FxValue *python_code)
   g_autoptr (GPtrArray) values = g_ptr_array_new ();
   g_autofree char *code = NULL;
   FxGraph *graph;
+  LazyForward *lf;
 
   if (!self_graph (S, self, &gv, &graph))
     return FALSE;
@@ -221,10 +261,30 @@ recompile (FxScript *S, const FxValue *self, FxValue *python_code)
   code_v = fx_value_str (code);
   if (!store (S, self, "_code", &code_v))
     return FALSE;
-  if (!compile_forward (S, code, names, values, &forward))
-    return FALSE;
+  if (!has_impl_class (self))
+    {
+      /* only a GraphModuleImpl class holds the placeholder (lookups resolve it there) */
+      if (!compile_forward (S, code, g_atomic_int_add (&eval_counter, 1), names, values, &forward)
+          || !store (S, self, "forward", &forward))
+        return FALSE;
+      goto stored;
+    }
+  lf = g_new0 (LazyForward, 1);
+  lf->code = fx_str_ref (code_v.s);
+  lf->key = g_atomic_int_add (&eval_counter, 1);
+  lf->names = g_ptr_array_new_with_free_func (g_free);
+  lf->values = g_ptr_array_new_with_free_func (value_free);
+  for (guint i = 0; i < names->len; i++)
+    {
+      FxValue *v = g_new (FxValue, 1);
+      *v = fx_value_copy (values->pdata[i]);
+      g_ptr_array_add (lf->names, g_strdup (names->pdata[i]));
+      g_ptr_array_add (lf->values, v);
+    }
+  forward = sc_lazy_attr_new (lazy_forward_resolve, lf, lazy_forward_free);
   if (!store (S, self, "forward", &forward))
     return FALSE;
+stored:
   if (python_code != NULL)
     {
       FxValue pc_cls;
@@ -293,19 +353,56 @@ new_plain_module (FxScript *S, GmState *st, FxValue *out)
   return ok;
 }
 
+/* A parent path already walked by copy_attr: the objects at it in from and in to. */
+typedef struct {
+  FxValue from, to;
+} WalkedPair;
+
+static void
+walked_pair_free (gpointer p)
+{
+  WalkedPair *w = p;
+  fx_value_clear (&w->from);
+  fx_value_clear (&w->to);
+  g_free (w);
+}
+
 /* 1.13's _copy_attr: the object at `target` in from is installed at the same path in to;
  * parents missing in `to` become plain Modules; a tensor that is not a Parameter becomes a
- * buffer. */
+ * buffer. walked remembers the parents reached (path → WalkedPair): targets share them
+ * ("layer1.0.conv1", "layer1.0.bn1"), and walking them again finds the same objects. */
 static gboolean
 copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to_root,
-           const char *target)
+           const char *target, GHashTable *walked)
 {
-  g_auto (GStrv) atoms = split_target (target);
-  guint n = g_strv_length (atoms);
-  g_auto (FxValue) from = fx_value_copy (from_root);
-  g_auto (FxValue) to = fx_value_copy (to_root);
+  g_auto (GStrv) atoms = NULL;
+  guint n = 1;
+  g_auto (FxValue) from = { 0 };
+  g_auto (FxValue) to = { 0 };
   g_auto (FxValue) orig = { 0 };
+  const char *dot = strrchr (target, '.');
+  const char *last = dot != NULL ? dot + 1 : target;   /* split_target's last atom */
+  WalkedPair *known = NULL;
+  g_autoptr (GString) path = g_string_new (NULL);
 
+  if (dot != NULL)
+    {
+      g_autofree char *parent = g_strndup (target, dot - target);
+      known = g_hash_table_lookup (walked, parent);
+    }
+  if (known != NULL)
+    {
+      /* only the last atom is left to walk: no split needed */
+      from = fx_value_copy (&known->from);
+      to = fx_value_copy (&known->to);
+    }
+  else
+    {
+      atoms = split_target (target);
+      n = g_strv_length (atoms);
+      from = fx_value_copy (from_root);
+      to = fx_value_copy (to_root);
+    }
   for (guint i = 0; i + 1 < n; i++)
     {
       g_auto (FxValue) f = { 0 };
@@ -331,12 +428,24 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
       to = t;
       f = fx_value_none ();
       t = fx_value_none ();
+      if (i > 0)
+        g_string_append_c (path, '.');
+      g_string_append (path, atoms[i]);
+      {
+        WalkedPair *w = g_new (WalkedPair, 1);
+        w->from = fx_value_copy (&from);
+        w->to = fx_value_copy (&to);
+        g_hash_table_replace (walked, g_strdup (path->str), w);
+      }
     }
-  if (!fx_script_getattr (S, &from, atoms[n - 1], &orig))
+  /* installing at a walked path replaces the object remembered for it (and below it) */
+  if (g_hash_table_contains (walked, target))
+    g_hash_table_remove_all (walked);
+  if (!fx_script_getattr (S, &from, last, &orig))
     return FALSE;
   if (orig.kind == FX_VALUE_TENSOR && !sc_nn_is_parameter (S, &orig))
     {
-      FxValue a[2] = { fx_value_str (atoms[n - 1]), orig };
+      FxValue a[2] = { fx_value_str (last), orig };
       FxValue r;
       gboolean ok = fx_script_call_method (S, &to, "register_buffer", a, 2, NULL, &r);
       fx_value_clear (&a[0]);
@@ -344,7 +453,7 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
         fx_value_clear (&r);
       return ok;
     }
-  return fx_script_setattr (S, &to, atoms[n - 1], &orig);
+  return fx_script_setattr (S, &to, last, &orig);
 }
 
 /* 1.13's _assign_attr for dict roots. */
@@ -477,9 +586,11 @@ gm_init (FX_ARGS)
         }
       else if (fx_script_exception_pending (S))
         return FALSE;
+      g_autoptr (GHashTable) walked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             walked_pair_free);
       for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
         if ((n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
-            && !copy_attr (S, st, a[0], &args[0], n->target.s->data))
+            && !copy_attr (S, st, a[0], &args[0], n->target.s->data, walked))
           return FALSE;
     }
   else if (a[0]->kind == FX_VALUE_DICT)

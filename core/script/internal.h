@@ -375,6 +375,12 @@ gboolean sc_isinstance      (FxScript *S, const FxValue *v, FxScriptClass *cls);
 FxValue *sc_type_lookup     (FxScript *S, FxScriptClass *cls, FxStr *name);   /* borrowed */
 FxValue *sc_type_lookup_c   (FxScript *S, FxScriptClass *cls, const char *name);
 void     sc_type_modified   (FxScript *S);
+/* Class attributes computed on first lookup: resolve() stores the real value under name in
+ * owner's dict (FALSE with an exception pending on failure). */
+typedef gboolean (*ScLazyResolve) (FxScript *S, FxScriptClass *owner, FxStr *name, gpointer data);
+extern const FxObjectClass sc_lazy_attr_klass;
+FxValue  sc_lazy_attr_new   (ScLazyResolve resolve, gpointer data, GDestroyNotify destroy);
+gboolean sc_lazy_attr_force (FxScript *S, FxScriptClass *owner, FxStr *name, const FxValue *d);
 FxValue  sc_class_value     (FxScriptClass *cls);            /* new ref */
 static inline FxScriptClass *
 sc_value_class (const FxValue *v)

@@ -799,12 +799,71 @@ str_ptr_equal (gconstpointer a, gconstpointer b)
   return x == y || (x->len == y->len && memcmp (x->data, y->data, x->len) == 0);
 }
 
+/* A class attribute computed when first looked up (GraphModule's compiled forward): the
+ * callback stores the real value in the owner's dict in place of the placeholder. */
+typedef struct {
+  FxObject base;
+  ScLazyResolve resolve;
+  gpointer data;
+  GDestroyNotify destroy;
+} ScLazyAttr;
+
+static void
+lazy_attr_finalize (FxObject *obj)
+{
+  ScLazyAttr *l = (ScLazyAttr *) obj;
+  if (l->destroy != NULL)
+    l->destroy (l->data);
+  g_free (l);
+}
+
+const FxObjectClass sc_lazy_attr_klass = { "lazy_attr", lazy_attr_finalize, NULL, NULL, NULL,
+                                           NULL };
+
+FxValue
+sc_lazy_attr_new (ScLazyResolve resolve, gpointer data, GDestroyNotify destroy)
+{
+  ScLazyAttr *l = g_new0 (ScLazyAttr, 1);
+  fx_object_init (&l->base, &sc_lazy_attr_klass);
+  l->resolve = resolve;
+  l->data = data;
+  l->destroy = destroy;
+  return fx_value_take_object (&l->base);
+}
+
+gboolean
+sc_lazy_attr_force (FxScript *S, FxScriptClass *owner, FxStr *name, const FxValue *d)
+{
+  FxObject *obj;
+  gboolean ok;
+  if (d == NULL || d->kind != FX_VALUE_OBJECT || d->obj->klass != &sc_lazy_attr_klass)
+    return TRUE;
+  obj = fx_object_ref (d->obj);   /* the callback replaces d */
+  ok = ((ScLazyAttr *) obj)->resolve (S, owner, name, ((ScLazyAttr *) obj)->data);
+  fx_object_unref (obj);
+  sc_type_modified (S);
+  return ok;
+}
+
+/* Resolves every placeholder of cls's own dict (before the dict itself is shown). */
+static gboolean
+lazy_attrs_force_all (FxScript *S, FxScriptClass *cls)
+{
+  const FxValue *k, *v;
+  for (guint i = 0; fx_dict_entry (cls->dict, i, &k, &v); i++)
+    if (v->kind == FX_VALUE_OBJECT && v->obj->klass == &sc_lazy_attr_klass
+        && k->kind == FX_VALUE_STR && !sc_lazy_attr_force (S, cls, k->s, v))
+      return FALSE;
+  return TRUE;
+}
+
 FxValue *
 sc_type_lookup (FxScript *S, FxScriptClass *cls, FxStr *name)
 {
   FxValue key = { .kind = FX_VALUE_STR, .s = name };
   FxValue *found = NULL;
   gpointer cached;
+  int owner = 0;
 
   if (cls->cache == NULL || cls->cache_version != S->type_version)
     {
@@ -821,7 +880,20 @@ sc_type_lookup (FxScript *S, FxScriptClass *cls, FxStr *name)
     {
       found = fx_dict_get (cls->mro[i]->dict, &key);
       if (found)
-        break;
+        {
+          owner = i;
+          break;
+        }
+    }
+  if (found && found->kind == FX_VALUE_OBJECT && found->obj->klass == &sc_lazy_attr_klass)
+    {
+      /* not cached: the callback puts the real value in its place (an error stays pending) */
+      if (!sc_lazy_attr_force (S, cls->mro[owner], name, found))
+        return NULL;
+      found = fx_dict_get (cls->mro[owner]->dict, &key);
+      if (found && found->kind == FX_VALUE_OBJECT && found->obj->klass == &sc_lazy_attr_klass)
+        return NULL;
+      return sc_type_lookup (S, cls, name);   /* once: the placeholder is gone */
     }
   g_hash_table_insert (cls->cache, fx_str_ref (name), found ? (gpointer) found : (gpointer) &not_found_marker);
   return found;
@@ -1123,6 +1195,8 @@ class_getattr (FxScript *S, FxScriptClass *cls, const FxValue *obj, FxStr *name,
     }
   if (name == sc_n.dict)
     {
+      if (!lazy_attrs_force_all (S, cls))
+        return -1;
       *out = sc_dict_copy (cls->dict);
       return 1;
     }
@@ -1239,6 +1313,12 @@ generic_getattr (FxScript *S, const FxValue *obj, FxStr *name, FxValue *out)
           for (i++; i < t->n_mro; i++)
             {
               d = fx_dict_get (t->mro[i]->dict, &key);
+              if (d && d->kind == FX_VALUE_OBJECT && d->obj->klass == &sc_lazy_attr_klass)
+                {
+                  if (!sc_lazy_attr_force (S, t->mro[i], name, d))
+                    return -1;
+                  d = fx_dict_get (t->mro[i]->dict, &key);
+                }
               if (d)
                 {
                   if (sc_value_class (&sp->self) && sc_value_class (&sp->self) == t)
