@@ -21,6 +21,31 @@ bench_now (void)
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* Runs `/usr/bin/python3 $FX_BENCH_DIR/script SIZE...` (the PyTorch side of a benchmark);
+ * its stdout, one line per size, as a NULL-terminated array (g_strfreev), or NULL when
+ * it cannot run or fails. */
+static inline char **
+bench_run_torch_script (const char *script, const guint *sizes, guint n_sizes)
+{
+  const char *dir = g_getenv ("FX_BENCH_DIR");
+  char *path = g_build_filename (dir ? dir : "tests/bench", script, NULL);
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  char *out = NULL, **lines = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, g_strdup ("/usr/bin/python3"));
+  g_ptr_array_add (argv, path);
+  for (guint i = 0; i < n_sizes; i++)
+    g_ptr_array_add (argv, g_strdup_printf ("%u", sizes[i]));
+  g_ptr_array_add (argv, NULL);
+  if (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                    &out, NULL, &status, NULL) && status == 0)
+    lines = g_strsplit (out, "\n", -1);
+  g_free (out);
+  g_ptr_array_unref (argv);
+  return lines;
+}
+
 /* Best time of fn over repetitions lasting about min_seconds (at least min_reps runs). The
  * best, not the mean: the machine is shared, and interference only ever adds time. */
 static inline double

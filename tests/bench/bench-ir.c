@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-common.h"
+
 #define N_STEPS 7
 static const char *const step_names[N_STEPS] = { "build", "lint", "dce", "code", "copy",
                                                  "save .fxg", "load .fxg" };
@@ -86,22 +88,10 @@ run_libfx (guint n, double seconds[N_STEPS])
 static gboolean
 run_torch (const guint *sizes, guint n_sizes, double torch[][N_STEPS])
 {
-  const char *script = g_getenv ("FX_BENCH_DIR");
-  g_autofree char *path = g_build_filename (script ? script : "tests/bench", "bench_ir_torch.py", NULL);
-  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *out = NULL;
-  g_auto (GStrv) lines = NULL;
-  int status = 0;
+  g_auto (GStrv) lines = bench_run_torch_script ("bench_ir_torch.py", sizes, n_sizes);
 
-  g_ptr_array_add (argv, g_strdup ("/usr/bin/python3"));
-  g_ptr_array_add (argv, g_strdup (path));
-  for (guint i = 0; i < n_sizes; i++)
-    g_ptr_array_add (argv, g_strdup_printf ("%u", sizes[i]));
-  g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                     &out, NULL, &status, NULL) || status != 0)
+  if (lines == NULL)
     return FALSE;
-  lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; i < n_sizes && lines[i] && *lines[i]; i++)
     {
       g_auto (GStrv) f = g_strsplit (lines[i], " ", -1);

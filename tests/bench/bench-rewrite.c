@@ -122,24 +122,12 @@ time_libfx (guint n_nodes, gboolean two_outputs, int reps, guint *n_matches)
 static gboolean
 run_torch (const guint *sizes, guint n_sizes, double *seconds)
 {
-  const char *dir = g_getenv ("FX_BENCH_DIR");
-  g_autofree char *path = g_build_filename (dir ? dir : "tests/bench", "bench-rewrite.py", NULL);
-  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *out = NULL;
-  g_auto (GStrv) lines = NULL;
-  int status = 0;
+  g_auto (GStrv) lines = bench_run_torch_script ("bench-rewrite.py", sizes, n_sizes);
 
   for (guint i = 0; i < n_sizes; i++)
     seconds[i] = NAN;
-  g_ptr_array_add (argv, g_strdup ("/usr/bin/python3"));
-  g_ptr_array_add (argv, g_strdup (path));
-  for (guint i = 0; i < n_sizes; i++)
-    g_ptr_array_add (argv, g_strdup_printf ("%u", sizes[i]));
-  g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                     &out, NULL, &status, NULL) || status != 0)
+  if (lines == NULL)
     return FALSE;
-  lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; i < n_sizes && lines[i] != NULL && *lines[i]; i++)
     {
       g_auto (GStrv) f = g_strsplit (lines[i], " ", -1);
