@@ -902,9 +902,12 @@ add_box_nodes (FxGraphView *self, int b, GHashTable *into, gboolean toggle)
       }
 }
 
-static void
-show_menu (FxGraphView *self, double x, double y)
+void
+fx_graph_view_popup_menu_at (FxGraphView *self, double x, double y)
 {
+  g_return_if_fail (FX_IS_GRAPH_VIEW (self));
+  if (self->layout == NULL)
+    return;
   g_autoptr(GMenu) menu = g_menu_new ();
   int c = cluster_header_at (self, x, y);
   int b = box_at (self, x, y);
@@ -984,7 +987,7 @@ on_click_pressed (GtkGestureClick *gesture, int n_press, double x, double y, FxG
   if (self->layout == NULL)
     return;
   if (button == GDK_BUTTON_SECONDARY)
-    show_menu (self, x, y);
+    fx_graph_view_popup_menu_at (self, x, y);
   else if (button == GDK_BUTTON_PRIMARY)
     fx_graph_view_press_at (self, x, y, n_press, mods);
 }
@@ -1175,6 +1178,23 @@ action_zoom (GtkWidget *widget, const char *action_name, GVariant *parameter)
     fx_graph_view_zoom_to_fit (self);
 }
 
+/* Shift+F10 / Menu: the context menu of the first selected node (the view's centre when none
+ * is selected or it is off screen), as a right click there would open it. */
+static void
+action_show_menu (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  FxGraphView *self = FX_GRAPH_VIEW (widget);
+  g_autoptr(GPtrArray) selection = fx_graph_view_get_selection (self);
+  double x = gtk_widget_get_width (widget) / 2.0, y = gtk_widget_get_height (widget) / 2.0;
+  graphene_rect_t r;
+
+  if (selection->len > 0 && fx_graph_view_get_node_bounds (self, g_ptr_array_index (selection, 0), &r)
+      && r.origin.x + r.size.width / 2 >= 0 && r.origin.x + r.size.width / 2 < gtk_widget_get_width (widget)
+      && r.origin.y + r.size.height / 2 >= 0 && r.origin.y + r.size.height / 2 < gtk_widget_get_height (widget))
+    x = r.origin.x + r.size.width / 2, y = r.origin.y + r.size.height / 2;
+  fx_graph_view_popup_menu_at (self, x, y);
+}
+
 static void
 action_module (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -1283,6 +1303,9 @@ fx_graph_view_class_init (FxGraphViewClass *klass)
   gtk_widget_class_install_action (widget_class, "graph.zoom-fit", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "graph.collapse-module", "s", action_module);
   gtk_widget_class_install_action (widget_class, "graph.expand-module", "s", action_module);
+  gtk_widget_class_install_action (widget_class, "graph.show-menu", NULL, action_show_menu);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "graph.show-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "graph.show-menu", NULL);
   gtk_widget_class_set_css_name (widget_class, "fxgraphview");
 }
 
@@ -1579,6 +1602,13 @@ fx_graph_view_get_module_bounds (FxGraphView *view, const char *module_path, gra
   graphene_rect_init (bounds, x * view->zoom + view->offset_x, y * view->zoom + view->offset_y,
                       w * view->zoom, h * view->zoom);
   return w > 0 && h > 0;
+}
+
+FxNode *
+fx_graph_view_get_hovered_node (FxGraphView *view)
+{
+  g_return_val_if_fail (FX_IS_GRAPH_VIEW (view), NULL);
+  return view->hover >= 0 && view->layout ? box_at_index (view, view->hover)->node : NULL;
 }
 
 FxNode *

@@ -61,6 +61,12 @@ FxNode        *fx_graph_view_node_at            (FxGraphView *view, double x, do
  * title strip or collapsed box collapses or expands it. */
 void           fx_graph_view_press_at           (FxGraphView *view, double x, double y,
                                                  int n_press, GdkModifierType modifiers);
+/* What a secondary-button press at (x, y) does: the context menu there (expand or collapse the
+ * module under the pointer, zoom to fit, reset zoom). Shift+F10 and the Menu key (action
+ * graph.show-menu) open it at the first selected node. */
+void           fx_graph_view_popup_menu_at      (FxGraphView *view, double x, double y);
+/* The node under the pointer (its box, inputs and users are highlighted), or NULL. */
+FxNode        *fx_graph_view_get_hovered_node   (FxGraphView *view);
 /* Rubber band: selects the nodes whose boxes meet rect (widget coordinates); additive keeps
  * the current selection. */
 void           fx_graph_view_select_in_rect     (FxGraphView *view, const graphene_rect_t *rect,

@@ -190,8 +190,12 @@ main (int argc, char **argv)
   guint boxes, edges[2];
   double gap;
 
+  /* The renderer fx-editor would choose here (cairo without a GPU). */
+  FxUiRenderer renderer = fx_ui_choose_renderer ();
   gtk_init ();
   adw_init ();
+  printf ("renderer: %s\n", renderer == FX_UI_RENDERER_CAIRO ? "cairo (no GPU: GL off)"
+          : renderer == FX_UI_RENDERER_USER ? "as set in the environment" : "GTK's default");
   fx_ui_init ();
 
   /* DenseNet() is densenet121's configuration (growth 32, blocks 6/12/24/16). */

@@ -2,8 +2,10 @@
  * (the app prints the frame's monotonic time under FX_EDITOR_REPORT_FIRST_FRAME and quits),
  * against the 0.5 s target and against a bare libadwaita window (this program run with
  * --baseline-app) started the same way in the same run: what GTK itself costs on this
- * display. Needs a display; skipped (77) without one. */
+ * display. Both choose their renderer as fx-editor's main() does (fx_ui_choose_renderer: cairo
+ * when there is no GPU). Needs a display; skipped (77) without one. */
 #include <adwaita.h>
+#include "fx-ui.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,7 @@ on_baseline_activate (GApplication *app)
 static int
 run_baseline (void)
 {
+  fx_ui_choose_renderer ();
   g_autoptr (AdwApplication) app = adw_application_new ("org.fxeditor.StartupBaseline",
                                                         G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app, "activate", G_CALLBACK (on_baseline_activate), NULL);
@@ -111,6 +114,12 @@ main (int argc, char **argv)
     {
       printf ("startup: no display, skipped\n");
       return 77;
+    }
+  switch (fx_ui_choose_renderer ())
+    {
+    case FX_UI_RENDERER_CAIRO: printf ("renderer: cairo (no GPU here: GL off)\n"); break;
+    case FX_UI_RENDERER_USER: printf ("renderer: as set in the environment\n"); break;
+    default: printf ("renderer: GTK's default\n"); break;
     }
   /* A first run of each warms the page cache (libraries, icon theme) as any earlier
    * session would; then the two alternate, so both see the same machine load. */

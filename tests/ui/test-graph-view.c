@@ -220,6 +220,138 @@ test_click_and_rubber_band (Fixture *f, gconstpointer data)
                                   gtk_widget_get_height (GTK_WIDGET (f->view)) / 2.0, 1);
 }
 
+/* The view's controller of type type (the motion controller, the click gesture...). */
+static GtkEventController *
+find_controller (GtkWidget *widget, GType type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;   /* the widget keeps it alive */
+    }
+  g_assert_not_reached ();
+}
+
+/* Pixels that differ between two screenshots of the same size inside rect. */
+static guint
+changed_pixels (GdkTexture *before, const guint32 *before_pixels, Fixture *f, const graphene_rect_t *rect)
+{
+  int width = gdk_texture_get_width (f->shot), height = gdk_texture_get_height (f->shot);
+  guint count = 0;
+
+  g_assert_cmpint (gdk_texture_get_width (before), ==, width);
+  for (int y = MAX (0, (int) rect->origin.y); y < MIN (height, (int) (rect->origin.y + rect->size.height)); y++)
+    for (int x = MAX (0, (int) rect->origin.x); x < MIN (width, (int) (rect->origin.x + rect->size.width)); x++)
+      count += f->pixels[(gsize) y * width + x] != before_pixels[(gsize) y * width + x];
+  return count;
+}
+
+/* Hover, driven through the view's own motion controller: the node under the pointer, its
+ * inputs and its users get accent borders; nodes elsewhere do not change. */
+static void
+test_hover (Fixture *f, gconstpointer data)
+{
+  GtkEventController *motion = find_controller (GTK_WIDGET (f->view), GTK_TYPE_EVENT_CONTROLLER_MOTION);
+  graphene_rect_t bn1, conv1, relu, far;
+
+  fx_graph_view_zoom_reset (f->view);
+  fx_graph_view_center_on_node (f->view, node (f, "layer1_0_bn1"));
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, node (f, "layer1_0_bn1"), &bn1));
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, node (f, "layer1_0_conv1"), &conv1));
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, node (f, "layer1_0_relu"), &relu));
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, node (f, "layer1_0_conv2"), &far));
+  shoot (f, "graph-view-no-hover");
+  g_autoptr(GdkTexture) before = g_object_ref (f->shot);
+  g_autofree guint32 *before_pixels = g_memdup2 (f->pixels, (gsize) gdk_texture_get_width (before)
+                                                 * gdk_texture_get_height (before) * 4);
+
+  g_signal_emit_by_name (motion, "motion", bn1.origin.x + bn1.size.width / 2,
+                         bn1.origin.y + bn1.size.height / 2);
+  g_assert_true (fx_graph_view_get_hovered_node (f->view) == node (f, "layer1_0_bn1"));
+  g_assert_cmpstr (gdk_cursor_get_name (gtk_widget_get_cursor (GTK_WIDGET (f->view))), ==, "pointer");
+  shoot (f, "graph-view-hover");
+  /* Border lines of the hovered box, its input and its user: hundreds of pixels each. */
+  g_assert_cmpuint (changed_pixels (before, before_pixels, f, &bn1), >, 100);
+  g_assert_cmpuint (changed_pixels (before, before_pixels, f, &conv1), >, 100);
+  g_assert_cmpuint (changed_pixels (before, before_pixels, f, &relu), >, 100);
+  g_assert_cmpuint (changed_pixels (before, before_pixels, f, &far), ==, 0);
+
+  /* Over the background, and leaving the widget, clear it. */
+  g_signal_emit_by_name (motion, "motion", 2.0, 2.0);
+  g_assert_null (fx_graph_view_get_hovered_node (f->view));
+  g_signal_emit_by_name (motion, "motion", bn1.origin.x + 4, bn1.origin.y + 4);
+  g_assert_nonnull (fx_graph_view_get_hovered_node (f->view));
+  g_signal_emit_by_name (motion, "leave");
+  g_assert_null (fx_graph_view_get_hovered_node (f->view));
+  shoot (f, "graph-view-hover-left");
+  g_assert_cmpuint (changed_pixels (before, before_pixels, f, &conv1), ==, 0);
+}
+
+/* The first child of widget that is a popover menu, or NULL. */
+static GtkPopoverMenu *
+find_popover_menu (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER_MENU (c))
+      return GTK_POPOVER_MENU (c);
+  return NULL;
+}
+
+/* The context menu (right click, Shift+F10 / Menu key via graph.show-menu): on a node inside a
+ * module it offers to collapse that module, and its items work. */
+static void
+test_context_menu (Fixture *f, gconstpointer data)
+{
+  FxNode *bn1 = node (f, "layer1_0_bn1");
+  graphene_rect_t a, b;
+
+  fx_graph_view_zoom_reset (f->view);
+  fx_graph_view_select_nodes (f->view, &bn1, 1, TRUE);
+  ui_test_wait_frames (GTK_WIDGET (f->view), 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "graph.show-menu", NULL));
+  GtkPopoverMenu *popover = find_popover_menu (GTK_WIDGET (f->view));
+  g_assert_nonnull (popover);
+  ui_test_wait_frames (GTK_WIDGET (popover), 2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  ui_test_screenshot (GTK_WIDGET (popover), "graph-view-context-menu");
+
+  GMenuModel *model = gtk_popover_menu_get_menu_model (popover);
+  g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);
+  g_autofree char *label = NULL, *action = NULL;
+  g_assert_true (g_menu_model_get_item_attribute (model, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  g_assert_cmpstr (label, ==, "_Collapse “layer1.0”");
+  g_assert_true (g_menu_model_get_item_attribute (model, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+  g_assert_cmpstr (action, ==, "graph.collapse-module");
+  g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (model, 0, G_MENU_ATTRIBUTE_TARGET, NULL);
+  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, "layer1.0");
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  /* The item's action, as activating it in the menu does. */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (f->view), action, target));
+  g_assert_true (fx_graph_view_get_module_collapsed (f->view, "layer1.0"));
+  wait_layout (f);
+
+  /* On the collapsed box, the menu offers to expand it. */
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, bn1, &a));
+  fx_graph_view_center_on_node (f->view, bn1);
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, bn1, &a));
+  fx_graph_view_popup_menu_at (f->view, a.origin.x + a.size.width / 2, a.origin.y + a.size.height / 2);
+  model = gtk_popover_menu_get_menu_model (popover);
+  g_autofree char *label2 = NULL;
+  g_assert_true (g_menu_model_get_item_attribute (model, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label2));
+  g_assert_cmpstr (label2, ==, "_Expand Module");
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->view), "graph.expand-module", "s", "layer1.0"));
+  g_assert_false (fx_graph_view_get_module_collapsed (f->view, "layer1.0"));
+  wait_layout (f);
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, bn1, &a));
+  g_assert_true (fx_graph_view_get_node_bounds (f->view, node (f, "layer1_0_conv1"), &b));
+  g_assert_false (graphene_rect_equal (&a, &b));
+}
+
 static void
 test_collapse_expand (Fixture *f, gconstpointer data)
 {
@@ -413,6 +545,8 @@ main (int argc, char **argv)
   ADD ("layout-example", test_layout_example);
   ADD ("click-and-rubber-band", test_click_and_rubber_band);
   ADD ("collapse-expand", test_collapse_expand);
+  ADD ("hover", test_hover);
+  ADD ("context-menu", test_context_menu);
   ADD ("zoom-to-fit", test_zoom_to_fit);
   ADD ("dark-and-search-hits", test_dark_and_search_hits);
   ADD ("replace-cancels", test_replace_cancels);

@@ -383,12 +383,34 @@ test_export_code (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Without a GPU (or with LIBGL_ALWAYS_SOFTWARE) the editor asks GTK for cairo; whatever the
+ * user set for GTK wins, and FX_EDITOR_GL=1 keeps GTK's default. */
+static void
+test_renderer_policy (void)
+{
+  const char *plain[] = { "HOME=/tmp", NULL };
+  const char *user_renderer[] = { "GSK_RENDERER=gl", NULL };
+  const char *user_debug[] = { "GDK_DEBUG=interactive", NULL };
+  const char *forced_gl[] = { "FX_EDITOR_GL=1", NULL };
+  const char *not_forced[] = { "FX_EDITOR_GL=0", NULL };
+  const char *software[] = { "LIBGL_ALWAYS_SOFTWARE=1", NULL };
+
+  g_assert_cmpint (fx_ui_renderer_for (plain, TRUE), ==, FX_UI_RENDERER_GTK_DEFAULT);
+  g_assert_cmpint (fx_ui_renderer_for (plain, FALSE), ==, FX_UI_RENDERER_CAIRO);
+  g_assert_cmpint (fx_ui_renderer_for (software, TRUE), ==, FX_UI_RENDERER_CAIRO);
+  g_assert_cmpint (fx_ui_renderer_for (user_renderer, FALSE), ==, FX_UI_RENDERER_USER);
+  g_assert_cmpint (fx_ui_renderer_for (user_debug, FALSE), ==, FX_UI_RENDERER_USER);
+  g_assert_cmpint (fx_ui_renderer_for (forced_gl, FALSE), ==, FX_UI_RENDERER_GTK_DEFAULT);
+  g_assert_cmpint (fx_ui_renderer_for (not_forced, FALSE), ==, FX_UI_RENDERER_CAIRO);
+}
+
 int
 main (int argc, char **argv)
 {
   int status;
 
   ui_test_init (&argc, &argv);
+  g_test_add_func ("/window/renderer-policy", test_renderer_policy);
   g_test_add_func ("/window/maps-with-header-actions", test_window_maps_with_header_actions);
   g_test_add_func ("/window/accelerators", test_accelerators);
   g_test_add_func ("/window/app-icon-drawable", test_app_icon_drawable);

@@ -14,6 +14,8 @@ ui_test_init (int *argc, char ***argv)
 
   /* Recent files and the like go to a scratch home, not the user's. */
   g_setenv ("XDG_DATA_HOME", data, TRUE);
+  /* The renderer FX Editor itself would choose on this machine (fx-editor.c's main()). */
+  fx_ui_choose_renderer ();
   gtk_test_init (argc, argv, NULL);
   /* Screenshots must show settled states, not the middle of a crossfade. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
