@@ -18,7 +18,15 @@ typedef struct {
   const FxDict *kwargs;
   int cursor;            /* interpreter: next positional input */
   int current;
+  guint8 *given;         /* interpreter: slots filled from initial_env, not run */
 } RunState;
+
+/* Interpreter.run's initial_env: values for some nodes, given instead of computed. */
+typedef struct {
+  FxNode *const *nodes;
+  const FxValue *values;
+  int n;
+} InitialEnv;
 
 static gint64
 now_ns (void)
@@ -530,9 +538,10 @@ run_fused (RunState *st, const Instr *in, FxValue *result)
 /* prefix: name the failing node in the message (scripts report errors their own way). */
 static gboolean
 run_loop (ExecPlan *plan, FxInterpreter *interp, const FxValue *args, int n_args,
-          const FxDict *kwargs, gboolean prefix, gboolean gc, FxValue *result, GError **error)
+          const FxDict *kwargs, const InitialEnv *initial, gboolean prefix, gboolean gc,
+          FxValue *result, GError **error)
 {
-  RunState st = { plan, NULL, NULL, interp, args, n_args, kwargs, 0, 0 };
+  RunState st = { plan, NULL, NULL, interp, args, n_args, kwargs, 0, 0, NULL };
   gboolean ok = TRUE, own_env;
   int n = plan->n_instrs;
 
@@ -547,6 +556,21 @@ run_loop (ExecPlan *plan, FxInterpreter *interp, const FxValue *args, int n_args
     st.live = g_new0 (guint8, n > 0 ? n : 1);
   if (interp != NULL)
     interp->run_state = &st;
+  /* As 1.13: a node already in the environment is not run (its inputs still are, unless
+   * given too); a given placeholder takes no positional input; nodes of other graphs are
+   * ignored. */
+  for (int j = 0; initial != NULL && j < initial->n; j++)
+    {
+      gpointer v = g_hash_table_lookup (plan->slots, initial->nodes[j]);
+      int s = v ? GPOINTER_TO_INT (v) - 1 : -1;
+      if (s < 0)
+        continue;
+      if (st.given == NULL)
+        st.given = g_new0 (guint8, n);
+      fx_value_clear (&st.env[s]);
+      st.env[s] = fx_value_copy (&initial->values[j]);
+      st.live[s] = st.given[s] = TRUE;
+    }
 
   for (int i = 0; i < n; i++)
     {
@@ -554,6 +578,8 @@ run_loop (ExecPlan *plan, FxInterpreter *interp, const FxValue *args, int n_args
       FxValue v;
       gint64 t0 = plan->profiling ? now_ns () : 0;
       st.current = i;
+      if (st.given != NULL && st.given[i])
+        continue;   /* 1.13 frees nothing for it either; a given output ends the run with None */
       if (in->fuse_len > 0 && interp == NULL && plan->fusion)
         {
           int last = i + in->fuse_len - 1;
@@ -609,6 +635,7 @@ run_loop (ExecPlan *plan, FxInterpreter *interp, const FxValue *args, int n_args
   else
     g_atomic_int_set (&plan->running, FALSE);
   g_free (st.live);
+  g_free (st.given);
   if (interp != NULL)
     interp->run_state = NULL;
   return ok;
@@ -620,7 +647,7 @@ fx_exec_plan_run (FxExecPlan *plan, const FxValue *args, int n_args, const FxDic
 {
   g_return_val_if_fail (plan != NULL && result != NULL, FALSE);
   g_return_val_if_fail (n_args == 0 || args != NULL, FALSE);
-  return run_loop ((ExecPlan *) plan, NULL, args, n_args, kwargs, TRUE, TRUE, result, error);
+  return run_loop ((ExecPlan *) plan, NULL, args, n_args, kwargs, NULL, TRUE, TRUE, result, error);
 }
 
 /* For the script binding: errors without the node prefix. */
@@ -628,7 +655,7 @@ gboolean
 fx_exec_plan_run_plain (FxExecPlan *plan, const FxValue *args, int n_args,
                         const FxDict *kwargs, FxValue *result, GError **error)
 {
-  return run_loop ((ExecPlan *) plan, NULL, args, n_args, kwargs, FALSE, TRUE, result, error);
+  return run_loop ((ExecPlan *) plan, NULL, args, n_args, kwargs, NULL, FALSE, TRUE, result, error);
 }
 
 gboolean
@@ -673,14 +700,26 @@ gboolean
 fx_interpreter_run (FxInterpreter *interp, const FxValue *args, int n_args, FxValue *result,
                     GError **error)
 {
+  return fx_interpreter_run_with_env (interp, args, n_args, NULL, NULL, 0, result, error);
+}
+
+gboolean
+fx_interpreter_run_with_env (FxInterpreter *interp, const FxValue *args, int n_args,
+                             FxNode *const *env_nodes, const FxValue *env_values, int n_env,
+                             FxValue *result, GError **error)
+{
+  InitialEnv initial = { env_nodes, env_values, n_env };
+
   g_return_val_if_fail (interp != NULL && result != NULL, FALSE);
+  g_return_val_if_fail (n_env == 0 || (env_nodes != NULL && env_values != NULL), FALSE);
   if (interp->run_state != NULL)
     {
       g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Interpreter.run() is already running");
       return FALSE;
     }
-  return run_loop ((ExecPlan *) interp->plan, interp, args, n_args, NULL, TRUE,
-                   interp->garbage_collect_values, result, error);
+  return run_loop ((ExecPlan *) interp->plan, interp, args, n_args, NULL,
+                   n_env > 0 ? &initial : NULL, TRUE, interp->garbage_collect_values, result,
+                   error);
 }
 
 gboolean

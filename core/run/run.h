@@ -138,6 +138,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxInterpreter, fx_interpreter_free)
  * takes its default, else an error); *result is what the output node returns. */
 gboolean fx_interpreter_run (FxInterpreter *interp, const FxValue *args, int n_args,
                              FxValue *result, GError **error);
+/* Interpreter.run(*args, initial_env=...): the n_env nodes env_nodes[i] take env_values[i]
+ * (copied) instead of being run — partial evaluation, as in 1.13: their inputs still run
+ * unless given too, a given placeholder consumes no positional input, a given output node
+ * makes the result None, and nodes of other graphs are ignored. */
+gboolean fx_interpreter_run_with_env (FxInterpreter *interp, const FxValue *args, int n_args,
+                                      FxNode *const *env_nodes, const FxValue *env_values,
+                                      int n_env, FxValue *result, GError **error);
 /* Interpreter.fetch_attr(target): the parameter/buffer/module/attribute at target. */
 gboolean fx_interpreter_fetch_attr (FxInterpreter *interp, const char *target, FxValue *out,
                                     GError **error);

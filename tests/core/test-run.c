@@ -720,6 +720,64 @@ test_interpreter_override (void)
   g_clear_error (&error);
 }
 
+static FxNode *
+binary_node (FxGraph *g, const char *op, FxValue lhs, FxValue rhs)
+{
+  FxValue target = fx_value_op (fx_op_lookup (op));
+  FxSeq *seq = fx_seq_new (2);
+  seq->items[0] = lhs;
+  seq->items[1] = rhs;
+  g_auto (FxValue) args = fx_value_take_tuple (seq);
+  return fx_graph_call_function (g, &target, &args, NULL, NULL);
+}
+
+/* Interpreter.run(..., initial_env=...): partial evaluation as torch.fx 1.13 does it, on
+ * f(x, y) = (x + 1) * 2 + y. The expected values are 1.13's for the same calls (tensors there):
+ * add given 10 → 21 with (0, 1); x given 5 → y takes the first input: 15 with (3,); the output
+ * node given → None; x given and no inputs → y's missing-input error. */
+static void
+test_interpreter_initial_env (void)
+{
+  g_autoptr (FxGraph) g = fx_graph_new ();
+  g_autoptr (FxModule) root = fx_module_new ("Module");
+  FxNode *x = fx_graph_placeholder (g, "x", NULL, NULL);
+  FxNode *y = fx_graph_placeholder (g, "y", NULL, NULL);
+  FxNode *add = binary_node (g, "operator.add", fx_value_node (x), fx_value_int (1));
+  FxNode *mul = binary_node (g, "operator.mul", fx_value_node (add), fx_value_int (2));
+  FxValue sum = fx_value_node (binary_node (g, "operator.add", fx_value_node (mul), fx_value_node (y)));
+  FxNode *output = fx_graph_output (g, &sum, NULL);
+  g_autoptr (FxGraphModule) gm = fx_graph_module_new (root, g, NULL, NULL);
+  GError *error = NULL;
+  g_autoptr (FxInterpreter) interp = fx_interpreter_new (gm, NULL, NULL, &error);
+  g_assert_no_error (error);
+  FxValue inputs[2] = { fx_value_int (0), fx_value_int (1) };
+  FxValue ten = fx_value_int (10), five = fx_value_int (5), three = fx_value_int (3);
+  FxValue r = { 0 };
+
+  g_assert_true (fx_interpreter_run_with_env (interp, inputs, 2, &add, &ten, 1, &r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (r.kind, ==, FX_VALUE_INT);
+  g_assert_cmpint (r.i, ==, 21);
+  fx_value_clear (&r);
+
+  g_assert_true (fx_interpreter_run_with_env (interp, &three, 1, &x, &five, 1, &r, &error));
+  g_assert_cmpint (r.i, ==, 15);
+  fx_value_clear (&r);
+
+  g_assert_true (fx_interpreter_run_with_env (interp, inputs, 2, &output, &five, 1, &r, &error));
+  g_assert_cmpint (r.kind, ==, FX_VALUE_NONE);
+
+  g_assert_false (fx_interpreter_run_with_env (interp, NULL, 0, &x, &five, 1, &r, &error));
+  g_assert_nonnull (strstr (error->message,
+                            "Expected positional argument for parameter y, but one was not passed in!"));
+  g_clear_error (&error);
+
+  /* Without initial_env the same interpreter runs everything: (0 + 1) * 2 + 1. */
+  g_assert_true (fx_interpreter_run (interp, inputs, 2, &r, &error));
+  g_assert_cmpint (r.i, ==, 3);
+  fx_value_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -738,6 +796,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/cache", test_cache);
   g_test_add_func ("/run/profile", test_profile);
   g_test_add_func ("/run/interpreter-override", test_interpreter_override);
+  g_test_add_func ("/run/interpreter-initial-env", test_interpreter_initial_env);
   g_test_add_func ("/run/fuse/spellings", test_fuse_spellings);
   g_test_add_func ("/run/fuse/state-changes", test_fuse_state_changes);
   g_test_add_func ("/run/fuse/second-user", test_fuse_second_user);
