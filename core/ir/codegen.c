@@ -33,6 +33,28 @@ static const struct { const char *name; const char *format; } inplace_methods[] 
   { "ixor", "{} ^= {}" }, { "setitem", "{}[{}] = {}" },
 };
 
+/* GLib 2.74's g_string_append is an out-of-line insert; the code of a graph is a few
+ * appends per node, so these are inline. */
+static inline void
+out_append_len (GString *out, const char *text, gsize len)
+{
+  if (out->len + len >= out->allocated_len)
+    {
+      gsize keep = out->len;
+      g_string_set_size (out, keep + len);   /* grows the buffer */
+      out->len = keep;
+    }
+  memcpy (out->str + out->len, text, len);
+  out->len += len;
+  out->str[out->len] = '\0';
+}
+
+static inline void
+out_append (GString *out, const char *text)
+{
+  out_append_len (out, text, strlen (text));
+}
+
 static const char *
 node_repr (CodeGen *cg, FxNode *node)
 {
@@ -46,7 +68,7 @@ arg_repr (CodeGen *cg, const FxValue *value, GString *out)
   switch (value->kind)
     {
     case FX_VALUE_NODE:
-      g_string_append (out, node_repr (cg, value->node));
+      out_append (out, node_repr (cg, value->node));
       break;
     case FX_VALUE_TUPLE:
     case FX_VALUE_LIST:
@@ -59,7 +81,7 @@ arg_repr (CodeGen *cg, const FxValue *value, GString *out)
       for (guint i = 0; i < value->seq->len; i++)
         {
           if (i > 0)
-            g_string_append (out, ", ");
+            out_append (out, ", ");
           arg_repr (cg, &value->seq->items[i], out);
         }
       if (value->kind == FX_VALUE_TUPLE && value->seq->len == 1)
@@ -73,20 +95,20 @@ arg_repr (CodeGen *cg, const FxValue *value, GString *out)
         for (guint i = 0; fx_dict_entry (value->dict, i, &k, &v); i++)
           {
             if (i > 0)
-              g_string_append (out, ", ");
+              out_append (out, ", ");
             arg_repr (cg, k, out);
-            g_string_append (out, ": ");
+            out_append (out, ": ");
             arg_repr (cg, v, out);
           }
         g_string_append_c (out, '}');
       }
       break;
     case FX_VALUE_SLICE:
-      g_string_append (out, "slice(");
+      out_append (out, "slice(");
       arg_repr (cg, &value->slice->start, out);
-      g_string_append (out, ", ");
+      out_append (out, ", ");
       arg_repr (cg, &value->slice->stop, out);
-      g_string_append (out, ", ");
+      out_append (out, ", ");
       arg_repr (cg, &value->slice->step, out);
       g_string_append_c (out, ')');
       break;
@@ -138,9 +160,9 @@ is_identifier_n (const char *s, gsize len)
 static void
 append_assign (GString *body, const char *name, const char *annotation)
 {
-  g_string_append (body, name);
-  g_string_append (body, annotation);
-  g_string_append (body, " = ");
+  out_append (body, name);
+  out_append (body, annotation);
+  out_append (body, " = ");
 }
 
 void
@@ -150,7 +172,7 @@ fx_format_target (GString *out, const char *base, const char *target)
    * wraps what is there so far in getattr(..., "atom") */
   gsize start = out->len;
 
-  g_string_append (out, base);
+  out_append (out, base);
   for (const char *p = target;;)
     {
       const char *dot = strchr (p, '.');
@@ -158,14 +180,14 @@ fx_format_target (GString *out, const char *base, const char *target)
       if (is_identifier_n (p, len))
         {
           g_string_append_c (out, '.');
-          g_string_append_len (out, p, len);
+          out_append_len (out, p, len);
         }
       else
         {
           g_string_insert (out, start, "getattr(");
-          g_string_append (out, ", \"");
-          g_string_append_len (out, p, len);
-          g_string_append (out, "\")");
+          out_append (out, ", \"");
+          out_append_len (out, p, len);
+          out_append (out, "\")");
         }
       if (dot == NULL)
         break;
@@ -182,15 +204,16 @@ format_args (CodeGen *cg, GString *out, const FxValue *args, guint first, const 
   for (guint i = first; i < args->seq->len; i++)
     {
       if (any)
-        g_string_append (out, ", ");
+        out_append (out, ", ");
       arg_repr (cg, &args->seq->items[i], out);
       any = TRUE;
     }
   for (guint i = 0; fx_dict_entry (kwargs->dict, i, &k, &v); i++)
     {
       if (any)
-        g_string_append (out, ", ");
-      g_string_append_printf (out, "%s = ", k->s->data);
+        out_append (out, ", ");
+      out_append_len (out, k->s->data, k->s->len);
+      out_append_len (out, " = ", 3);
       arg_repr (cg, v, out);
       any = TRUE;
     }
@@ -271,8 +294,8 @@ emit_stacktrace_summary (GString *body, const FxNode *node, char **prev)
           if (g_str_has_prefix (lines[idx], "File "))
             break;
           if (summary->len > 0)
-            g_string_append (summary, ", ");
-          g_string_append (summary, lines[idx]);
+            out_append (summary, ", ");
+          out_append (summary, lines[idx]);
         }
       if (idx + 1 < n)
         {
@@ -285,11 +308,11 @@ emit_stacktrace_summary (GString *body, const FxNode *node, char **prev)
               g_autofree char *file = g_strndup (q1 + 1, q2 - q1 - 1);
               int lineno = atoi (ln + strlen (", line "));
               if (summary->len > 0)
-                g_string_append (summary, ", ");
+                out_append (summary, ", ");
               g_string_append_printf (summary, "File: %s:%d", file, lineno);
             }
           if (summary->len > 0)
-            g_string_append (summary, ", ");
+            out_append (summary, ", ");
           g_string_append_printf (summary, "code: %s", g_strstrip (lines[idx + 1]));
         }
       g_string_append_printf (body, "\n# %s\n", summary->str);
@@ -299,24 +322,36 @@ emit_stacktrace_summary (GString *body, const FxNode *node, char **prev)
     {
       g_free (*prev);
       *prev = g_strdup ("");
-      g_string_append (body, "\n# No stacktrace found for following nodes \n");
+      out_append (body, "\n# No stacktrace found for following nodes \n");
     }
 }
 
 static gboolean
 is_wrapped (const FxNode *node)
 {
-  FxValue key = fx_value_str ("is_wrapped");
-  FxValue *v = fx_dict_get (node->meta, &key);
-  gboolean wrapped = v != NULL && v->kind == FX_VALUE_BOOL && v->b;
+  FxValue key;
+  FxValue *v;
+  gboolean wrapped;
 
+  if (fx_dict_len (node->meta) == 0)   /* most nodes: no allocation for the key */
+    return FALSE;
+  key = fx_value_str ("is_wrapped");
+  v = fx_dict_get (node->meta, &key);
+  wrapped = v != NULL && v->kind == FX_VALUE_BOOL && v->b;
   fx_value_clear (&key);
   return wrapped;
 }
 
+/* Last uses: walking the nodes backwards, the first use of a node met is its last. The
+ * (user, node) pairs come out grouped by user, users last to first, each group in the order
+ * torch.fx lists them; the forward walk takes its groups from the end. */
 typedef struct {
-  GHashTable *node_to_last_use;   /* node → user */
-  GHashTable *user_to_last_uses;  /* user → GPtrArray of nodes */
+  FxNode *user, *node;
+} LastUse;
+
+typedef struct {
+  GHashTable *seen;               /* nodes whose last use is known */
+  GArray *pairs;                  /* of LastUse */
   FxNode *user;
 } LastUses;
 
@@ -324,18 +359,10 @@ static void
 register_last_use (FxNode *node, gpointer data)
 {
   LastUses *lu = data;
-  GPtrArray *list;
+  LastUse pair = { lu->user, node };
 
-  if (g_hash_table_contains (lu->node_to_last_use, node))
-    return;
-  g_hash_table_insert (lu->node_to_last_use, node, lu->user);
-  list = g_hash_table_lookup (lu->user_to_last_uses, lu->user);
-  if (list == NULL)
-    {
-      list = g_ptr_array_new ();
-      g_hash_table_insert (lu->user_to_last_uses, lu->user, list);
-    }
-  g_ptr_array_add (list, node);
+  if (g_hash_table_add (lu->seen, node))
+    g_array_append_val (lu->pairs, pair);
 }
 
 /* The names FX pre-registers as globals of every generated module. */
@@ -422,9 +449,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   for (guint i = 0; i < G_N_ELEMENTS (custom_builtins); i++)
     fx_namespace_create_name (cg.names, custom_builtins[i], custom_builtins[i], custom_builtins[i]);
 
-  lu.node_to_last_use = g_hash_table_new (g_direct_hash, g_direct_equal);
-  lu.user_to_last_uses = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                                (GDestroyNotify) g_ptr_array_unref);
+  lu.seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  lu.pairs = g_array_new (FALSE, FALSE, sizeof (LastUse));
   for (FxNode *node = fx_graph_last (graph); node != NULL; node = fx_node_prev (node))
     {
       lu.user = node;
@@ -432,12 +458,18 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
       fx_value_foreach_node (&node->kwargs, register_last_use, &lu);
     }
 
+  guint dead_end = lu.pairs->len;
   for (FxNode *node = fx_graph_first (graph); node != NULL; node = fx_node_next (node))
     {
+      /* node's group of last uses: pairs[dead_from .. dead_to) */
+      guint dead_to = dead_end, dead_from = dead_end;
       const char *type = node->type.kind == FX_VALUE_STR ? node->type.s->data : NULL;
       g_autofree char *annotation_owned = type ? g_strdup_printf (" : %s", type_repr (&cg, type)) : NULL;
       const char *annotation = annotation_owned != NULL ? annotation_owned : "";
 
+      while (dead_from > 0 && g_array_index (lu.pairs, LastUse, dead_from - 1).user == node)
+        dead_from--;
+      dead_end = dead_from;
       if (verbose)
         emit_stacktrace_summary (body, node, &prev_trace);
       if (line_nodes != NULL && node->op != FX_OP_ROOT)
@@ -456,10 +488,10 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
             g_autofree char *raw_name = NULL;
             const char *repr;
 
-            g_string_append (var, annotation);
+            out_append (var, annotation);
             if (node->args.seq->len > 0)
               {
-                g_string_append (var, " = ");
+                out_append (var, " = ");
                 arg_repr (&cg, &node->args.seq->items[0], var);
               }
             g_ptr_array_add (free_vars, g_string_free (var, FALSE));
@@ -503,7 +535,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
             if ((format = lookup_format (qualified, TRUE)) != NULL)
               {
                 append_operator (&cg, body, format, &node->args);
-                g_string_append_printf (body, ";  %s%s = ", node_repr (&cg, node), annotation);
+                out_append (body, ";  ");
+                append_assign (body, node_repr (&cg, node), annotation);
                 arg_repr (&cg, &node->args.seq->items[0], body);
                 break;
               }
@@ -524,7 +557,9 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
                 fx_format_target (body, base, node->args.seq->items[1].s->data);
                 break;
               }
-            g_string_append_printf (body, "%s%s = %s(", node_repr (&cg, node), annotation, global);
+            append_assign (body, node_repr (&cg, node), annotation);
+            out_append (body, global);
+            g_string_append_c (body, '(');
             format_args (&cg, body, &node->args, 0, &node->kwargs);
             g_string_append_c (body, ')');
             if (is_wrapped (node) && !g_hash_table_contains (cg.wrapped, global))
@@ -551,7 +586,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
               g_free (return_annotation);
               return_annotation = g_strdup_printf (" -> %s", type_repr (&cg, type));
             }
-          g_string_append (body, "return ");
+          out_append (body, "return ");
           arg_repr (&cg, &node->args.seq->items[0], body);
           g_string_append_c (body, '\n');
           continue;
@@ -561,13 +596,15 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 
       /* delete_unused_values */
       {
-        GPtrArray *dead = g_hash_table_lookup (lu.user_to_last_uses, node);
-        if (dead != NULL && dead->len > 0)
+        if (dead_from < dead_to)
           {
-            g_string_append (body, ";  ");
-            for (guint i = 0; i < dead->len; i++)
-              g_string_append_printf (body, "%s = ", node_repr (&cg, dead->pdata[i]));
-            g_string_append (body, "None\n");
+            out_append (body, ";  ");
+            for (guint i = dead_from; i < dead_to; i++)
+              {
+                out_append (body, node_repr (&cg, g_array_index (lu.pairs, LastUse, i).node));
+                out_append_len (body, " = ", 3);
+              }
+            out_append (body, "None\n");
           }
         else
           g_string_append_c (body, '\n');
@@ -575,13 +612,13 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
     }
 
   if (body->len == 0)
-    g_string_append (body, "pass\n");
+    out_append (body, "pass\n");
 
   result = g_string_new ("\n");
   for (guint i = 0; i < cg.wrapped_order->len; i++)
     g_string_append_printf (result, "%storch.fx._symbolic_trace.wrap(\"%s\")", i ? "\n" : "",
                             (char *) cg.wrapped_order->pdata[i]);
-  g_string_append (result, "\n\ndef forward(");
+  out_append (result, "\n\ndef forward(");
   if (free_vars->len == 0 || strcmp (free_vars->pdata[0], "self") != 0)
     g_string_append_printf (result, "self%s", free_vars->len ? ", " : "");
   for (guint i = 0; i < free_vars->len; i++)
@@ -590,27 +627,27 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 
   /* Every line of the body, including the empty one after its last newline, is indented. */
   code = g_string_sized_new (body->len + body->len / 4 + 8);
-  g_string_append (code, "    ");
+  out_append (code, "    ");
   for (const char *p = body->str;;)
     {
       const char *nl = strchr (p, '\n');
       if (nl == NULL)
         {
-          g_string_append (code, p);
+          out_append (code, p);
           break;
         }
-      g_string_append_len (code, p, nl + 1 - p);
-      g_string_append (code, "    ");
+      out_append_len (code, p, nl + 1 - p);
+      out_append (code, "    ");
       p = nl + 1;
     }
-  g_string_append (result, code->str);
+  out_append (result, code->str);
   if (line_nodes != NULL)
     fill_line_map (line_nodes, result->str, body, starts);
 
   g_string_free (code, TRUE);
   g_string_free (body, TRUE);
-  g_hash_table_unref (lu.node_to_last_use);
-  g_hash_table_unref (lu.user_to_last_uses);
+  g_hash_table_unref (lu.seen);
+  g_array_unref (lu.pairs);
   g_hash_table_unref (cg.wrapped);
   g_ptr_array_unref (cg.wrapped_order);
   g_hash_table_unref (cg.globals_seen);

@@ -29,29 +29,38 @@ struct _FxGraph {
 static void
 node_set_init (FxNodeSet *set)
 {
-  set->items = NULL;
+  set->heap = NULL;
+  set->len = 0;
+  set->cap = G_N_ELEMENTS (set->small);
   set->index = NULL;
   set->count = 0;
+}
+
+static inline FxNode **
+node_set_items (const FxNodeSet *set)
+{
+  return set->cap > G_N_ELEMENTS (set->small) ? set->heap : (FxNode **) set->small;
 }
 
 static void
 node_set_clear (FxNodeSet *set)
 {
-  g_clear_pointer (&set->items, g_ptr_array_unref);
+  if (set->cap > G_N_ELEMENTS (set->small))
+    g_free (set->heap);
   g_clear_pointer (&set->index, g_hash_table_unref);
-  set->count = 0;
+  node_set_init (set);
 }
 
-/* Position + 1 of node in items, or 0. */
+/* Position + 1 of node in the items, or 0. */
 static guint
 node_set_position (const FxNodeSet *set, const FxNode *node)
 {
+  FxNode **items = node_set_items (set);
   if (set->index != NULL)
     return GPOINTER_TO_UINT (g_hash_table_lookup (set->index, node));
-  if (set->items != NULL)
-    for (guint i = 0; i < set->items->len; i++)
-      if (set->items->pdata[i] == node)
-        return i + 1;
+  for (guint i = 0; i < set->len; i++)
+    if (items[i] == node)
+      return i + 1;
   return 0;
 }
 
@@ -59,38 +68,49 @@ node_set_position (const FxNodeSet *set, const FxNode *node)
 static void
 node_set_compact (FxNodeSet *set)
 {
+  FxNode **items = node_set_items (set);
   guint out = 0;
 
-  for (guint i = 0; i < set->items->len; i++)
+  for (guint i = 0; i < set->len; i++)
     {
-      gpointer item = set->items->pdata[i];
+      FxNode *item = items[i];
       if (item == NULL)
         continue;
-      set->items->pdata[out] = item;
+      items[out] = item;
       if (set->index != NULL)
         g_hash_table_insert (set->index, item, GUINT_TO_POINTER (out + 1));
       out++;
     }
-  g_ptr_array_set_size (set->items, out);
+  set->len = out;
 }
 
 static gboolean
 node_set_add (FxNodeSet *set, FxNode *node)
 {
+  FxNode **items;
+
   if (node_set_position (set, node) != 0)
     return FALSE;
-  if (set->items == NULL)
-    set->items = g_ptr_array_sized_new (2);
-  g_ptr_array_add (set->items, node);
+  if (set->len == set->cap)
+    {
+      FxNode **grown = g_new (FxNode *, set->cap * 2);
+      memcpy (grown, node_set_items (set), sizeof (FxNode *) * set->len);
+      if (set->cap > G_N_ELEMENTS (set->small))
+        g_free (set->heap);
+      set->heap = grown;
+      set->cap *= 2;
+    }
+  items = node_set_items (set);
+  items[set->len++] = node;
   set->count++;
   if (set->index != NULL)
-    g_hash_table_insert (set->index, node, GUINT_TO_POINTER (set->items->len));
+    g_hash_table_insert (set->index, node, GUINT_TO_POINTER (set->len));
   else if (set->count > NODE_SET_SMALL)
     {
       set->index = g_hash_table_new (g_direct_hash, g_direct_equal);
-      for (guint i = 0; i < set->items->len; i++)
-        if (set->items->pdata[i] != NULL)
-          g_hash_table_insert (set->index, set->items->pdata[i], GUINT_TO_POINTER (i + 1));
+      for (guint i = 0; i < set->len; i++)
+        if (items[i] != NULL)
+          g_hash_table_insert (set->index, items[i], GUINT_TO_POINTER (i + 1));
     }
   return TRUE;
 }
@@ -102,13 +122,13 @@ node_set_remove (FxNodeSet *set, FxNode *node)
 
   if (pos == 0)
     return FALSE;
-  set->items->pdata[pos - 1] = NULL;
+  node_set_items (set)[pos - 1] = NULL;
   if (set->index != NULL)
     g_hash_table_remove (set->index, node);
   set->count--;
   if (set->count == 0)
-    g_ptr_array_set_size (set->items, 0);
-  else if (set->items->len > NODE_SET_SMALL && set->count < set->items->len / 2)
+    set->len = 0;
+  else if (set->len > NODE_SET_SMALL && set->count < set->len / 2)
     node_set_compact (set);
   return TRUE;
 }
@@ -128,11 +148,10 @@ fx_node_set_contains (const FxNodeSet *set, const FxNode *node)
 gboolean
 fx_node_set_iter (const FxNodeSet *set, guint *pos, FxNode **node)
 {
-  if (set->items == NULL)
-    return FALSE;
-  while (*pos < set->items->len)
+  FxNode **items = node_set_items (set);
+  while (*pos < set->len)
     {
-      FxNode *item = set->items->pdata[(*pos)++];
+      FxNode *item = items[(*pos)++];
       if (item != NULL)
         {
           *node = item;
@@ -642,35 +661,43 @@ fx_graph_create_node (FxGraph *graph, FxNodeOp op, const FxValue *target,
                       const FxValue *args, const FxValue *kwargs,
                       const char *name, const char *type, GError **error)
 {
+  /* a copy of a non-tuple / non-dict is refused by _take with the same message */
+  return fx_graph_create_node_take (graph, op, target,
+                                    args != NULL ? fx_value_map_nodes (args, map_identity, NULL)
+                                                 : empty_tuple (),
+                                    kwargs != NULL ? fx_value_map_nodes (kwargs, map_identity, NULL)
+                                                   : empty_dict (),
+                                    name, type, error);
+}
+
+FxNode *
+fx_graph_create_node_take (FxGraph *graph, FxNodeOp op, const FxValue *target,
+                           FxValue args, FxValue kwargs, const char *name, const char *type,
+                           GError **error)
+{
   g_autofree char *candidate = NULL;
   FxNode *node;
 
   g_return_val_if_fail (op < FX_OP_ROOT, NULL);
   if (op == FX_OP_CALL_FUNCTION && target->kind != FX_VALUE_OP && target->kind != FX_VALUE_OBJECT)
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
-                   "Node target has type %s but a Callable is expected",
-                   fx_value_kind_name (target->kind));
-      return NULL;
-    }
-  if (op != FX_OP_CALL_FUNCTION && target->kind != FX_VALUE_STR)
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
-                   "Node target has type %s but a str is expected",
-                   fx_value_kind_name (target->kind));
-      return NULL;
-    }
-  if (args != NULL && args->kind != FX_VALUE_TUPLE)
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT, "args must be a tuple");
-      return NULL;
-    }
-  if (kwargs != NULL && kwargs->kind != FX_VALUE_DICT)
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT, "kwargs must be a dict");
-      return NULL;
-    }
+    g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
+                 "Node target has type %s but a Callable is expected",
+                 fx_value_kind_name (target->kind));
+  else if (op != FX_OP_CALL_FUNCTION && target->kind != FX_VALUE_STR)
+    g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT,
+                 "Node target has type %s but a str is expected",
+                 fx_value_kind_name (target->kind));
+  else if (args.kind != FX_VALUE_TUPLE)
+    g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT, "args must be a tuple");
+  else if (kwargs.kind != FX_VALUE_DICT)
+    g_set_error (error, FX_ERROR, FX_ERROR_INVALID_ARGUMENT, "kwargs must be a dict");
+  else
+    goto valid;
+  fx_value_clear (&args);
+  fx_value_clear (&kwargs);
+  return NULL;
 
+valid:
   node = g_new0 (FxNode, 1);
   node->graph = graph;
   node->op = op;
@@ -685,9 +712,7 @@ fx_graph_create_node (FxGraph *graph, FxNodeOp op, const FxValue *target,
     candidate = target_to_str (op, target);
   node->name = fx_namespace_create_fresh_name (graph->names, name != NULL ? name : candidate, node);
 
-  update_args_kwargs (node,
-                      args != NULL ? fx_value_map_nodes (args, map_identity, NULL) : empty_tuple (),
-                      kwargs != NULL ? fx_value_map_nodes (kwargs, map_identity, NULL) : empty_dict ());
+  update_args_kwargs (node, args, kwargs);
   insert_node (graph, node);
   graph->n_nodes++;
   return node;

@@ -25,7 +25,11 @@ typedef enum {
 /* An insertion-ordered set of nodes with O(1) add, remove and membership (torch.fx keeps
  * users and input nodes in dicts used as ordered sets). */
 typedef struct {
-  GPtrArray *items;      /* may hold NULL holes left by removals */
+  /* the members in small[] while cap is 2 (most sets), else in heap; either may hold NULL
+   * holes left by removals */
+  FxNode *small[2];
+  FxNode **heap;
+  guint len, cap;
   GHashTable *index;     /* node → position + 1 */
   guint count;
 } FxNodeSet;
@@ -79,6 +83,11 @@ void        fx_graph_set_owning_module (FxGraph *graph, FxGraphModule *module);
 FxNode     *fx_graph_create_node    (FxGraph *graph, FxNodeOp op, const FxValue *target,
                                      const FxValue *args, const FxValue *kwargs,
                                      const char *name, const char *type, GError **error);
+/* The same, taking args and kwargs (a tuple and a dict, both built for this node alone and
+ * shared with nobody: lists in them are not copied) instead of copying them. */
+FxNode     *fx_graph_create_node_take (FxGraph *graph, FxNodeOp op, const FxValue *target,
+                                       FxValue args, FxValue kwargs, const char *name,
+                                       const char *type, GError **error);
 /* default_value: NULL for none (None itself is a value: pass fx_value_none ()). */
 FxNode     *fx_graph_placeholder    (FxGraph *graph, const char *name, const char *type,
                                      const FxValue *default_value);

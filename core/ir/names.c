@@ -6,8 +6,17 @@
 
 #include <string.h>
 
+/* The set of used names: open addressing over (name, hash) pairs, so that growing it
+ * never hashes a name again (every node of a trace and of every codegen adds one). */
+typedef struct {
+  char **names;              /* owned; NULL: empty slot */
+  guint *hashes;
+  guint size;                /* power of two, or 0 */
+  guint count;
+} NameSet;
+
 struct _FxNamespace {
-  GHashTable *used;          /* name → name (owned) */
+  NameSet used;
   GHashTable *obj_to_name;   /* obj → name (borrowed from used) */
   GHashTable *watermark;     /* base (owned) → guint64 w (owned): base_1..base_w are taken */
 };
@@ -24,7 +33,10 @@ static int
 reserved_kind (const char *name)
 {
   static GHashTable *kinds;
+  /* which (first byte, length) pairs reserved names have: most names are none of them */
+  static guint32 shapes[256];
   static gsize init;
+  gsize len;
 
   if (g_once_init_enter (&init))
     {
@@ -40,9 +52,13 @@ reserved_kind (const char *name)
             int k = GPOINTER_TO_INT (g_hash_table_lookup (kinds, sets[s].names[i]));
             g_hash_table_insert (kinds, (gpointer) sets[s].names[i],
                                  GINT_TO_POINTER (k | sets[s].bit));
+            shapes[(guchar) sets[s].names[i][0]] |= 1u << MIN (strlen (sets[s].names[i]), 31);
           }
       g_once_init_leave (&init, 1);
     }
+  len = strlen (name);
+  if ((shapes[(guchar) name[0]] & (1u << MIN (len, 31))) == 0)
+    return 0;
   return GPOINTER_TO_INT (g_hash_table_lookup (kinds, name));
 }
 
@@ -87,12 +103,80 @@ fx_snake_case (const char *s)
   return out;
 }
 
+static guint
+name_hash (const char *name)
+{
+  guint32 h = 2166136261u;   /* FNV-1a */
+  for (; *name; name++)
+    h = (h ^ (guchar) *name) * 16777619u;
+  return h;
+}
+
+/* The stored name equal to name (hash: its name_hash), or NULL. */
+static const char *
+name_set_lookup (const NameSet *set, const char *name, guint hash)
+{
+  if (set->size == 0)
+    return NULL;
+  for (guint mask = set->size - 1, i = hash & mask;; i = (i + 1) & mask)
+    {
+      if (set->names[i] == NULL)
+        return NULL;
+      if (set->hashes[i] == hash && strcmp (set->names[i], name) == 0)
+        return set->names[i];
+    }
+}
+
+static void
+name_set_place (NameSet *set, char *name, guint hash)
+{
+  guint mask = set->size - 1, i = hash & mask;
+  while (set->names[i] != NULL)
+    i = (i + 1) & mask;
+  set->names[i] = name;
+  set->hashes[i] = hash;
+}
+
+/* Adds name (taken; not in the set yet). */
+static void
+name_set_add (NameSet *set, char *name, guint hash)
+{
+  if (2 * (set->count + 1) > set->size)
+    {
+      NameSet grown = { NULL, NULL, set->size ? set->size * 2 : 64, set->count };
+      grown.names = g_new0 (char *, grown.size);
+      grown.hashes = g_new (guint, grown.size);
+      for (guint i = 0; i < set->size; i++)
+        if (set->names[i] != NULL)
+          name_set_place (&grown, set->names[i], set->hashes[i]);
+      g_free (set->names);
+      g_free (set->hashes);
+      *set = grown;
+    }
+  name_set_place (set, name, hash);
+  set->count++;
+}
+
+static void
+name_set_clear (NameSet *set)
+{
+  for (guint i = 0; i < set->size; i++)
+    g_free (set->names[i]);
+  g_free (set->names);
+  g_free (set->hashes);
+}
+
+static gboolean
+name_used (FxNamespace *ns, const char *name)
+{
+  return name_set_lookup (&ns->used, name, name_hash (name)) != NULL;
+}
+
 FxNamespace *
 fx_namespace_new (void)
 {
   FxNamespace *ns = g_new0 (FxNamespace, 1);
 
-  ns->used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ns->obj_to_name = g_hash_table_new (g_direct_hash, g_direct_equal);
   ns->watermark = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return ns;
@@ -104,7 +188,7 @@ fx_namespace_free (FxNamespace *ns)
   if (ns == NULL)
     return;
   g_hash_table_unref (ns->obj_to_name);
-  g_hash_table_unref (ns->used);
+  name_set_clear (&ns->used);
   g_hash_table_unref (ns->watermark);
   g_free (ns);
 }
@@ -151,6 +235,18 @@ sanitize (const char *candidate)
   return out;
 }
 
+/* sanitize() would give candidate back unchanged. */
+static gboolean
+is_clean (const char *candidate)
+{
+  if (*candidate == '\0' || g_ascii_isdigit (*candidate))
+    return FALSE;
+  for (const char *p = candidate; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
 /* Splits "name_12" into the base's length and 12 (the regex (.*)_(\d+)$); *same says that
  * "name_12" printed back is s itself (no leading zeros). */
 static gboolean
@@ -172,7 +268,7 @@ split_suffix (const char *s, gsize *base_len, guint64 *num, gboolean *same)
 static const char *
 take_name (FxNamespace *ns, char *name, gconstpointer obj)
 {
-  g_hash_table_insert (ns->used, name, name);
+  name_set_add (&ns->used, name, name_hash (name));
   if (obj != NULL)
     g_hash_table_insert (ns->obj_to_name, (gpointer) obj, name);
   return name;
@@ -211,6 +307,14 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
   guint64 *mark;
   guint64 w;
 
+  /* the common case first: a candidate that needs no cleaning and is free as it is */
+  if (is_clean (candidate) && !name_used (ns, candidate)
+      && (!split_suffix (candidate, &base_len, &num, &same) || same)
+      && !is_illegal (candidate, builtin_name))
+    return take_name (ns, g_strdup (candidate), obj);
+  num = 0;
+  same = TRUE;
+
   clean = sanitize (candidate);
   has_num = split_suffix (clean, &base_len, &num, &same);
   if (!has_num)
@@ -223,7 +327,7 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
 
   if (has_num && !same)
     g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
-  if (!g_hash_table_contains (ns->used, same ? clean : probe)
+  if (!name_used (ns, same ? clean : probe)
       && !is_illegal (same ? clean : probe, builtin_name))
     {
       if (same)
@@ -248,7 +352,7 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
   for (;;)
     {
       g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, w + 1);
-      if (!g_hash_table_contains (ns->used, probe))
+      if (!name_used (ns, probe))
         break;
       w++;
     }
@@ -265,7 +369,7 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
     {
       num++;
       g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
-      if (!g_hash_table_contains (ns->used, probe) && !is_illegal (probe, builtin_name))
+      if (!name_used (ns, probe) && !is_illegal (probe, builtin_name))
         break;
     }
   return take_name (ns, probe, obj);
@@ -280,7 +384,7 @@ fx_namespace_lookup (FxNamespace *ns, gconstpointer obj)
 void
 fx_namespace_associate (FxNamespace *ns, const char *name, gconstpointer obj)
 {
-  const char *owned = g_hash_table_lookup (ns->used, name);
+  const char *owned = name_set_lookup (&ns->used, name, name_hash (name));
 
   g_return_if_fail (owned != NULL);
   g_hash_table_insert (ns->obj_to_name, (gpointer) obj, (gpointer) owned);
@@ -289,5 +393,5 @@ fx_namespace_associate (FxNamespace *ns, const char *name, gconstpointer obj)
 gboolean
 fx_namespace_is_used (FxNamespace *ns, const char *name)
 {
-  return g_hash_table_contains (ns->used, name);
+  return name_used (ns, name);
 }

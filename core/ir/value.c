@@ -16,6 +16,22 @@ void fx_tensor_repr (const FxTensor *t, GString *out) __attribute__ ((weak));
 
 const FxTupleType fx_tuple_type_size = { "torch.Size", 0, NULL };
 
+/* GLib's g_atomic_ref_count_inc/dec are out-of-line calls with checks; values are copied
+ * and dropped on every step of the interpreter and the tracer, so these are inlined. The
+ * counts stay atomic: values cross threads (layout, run pane). */
+static inline void
+ref_inc (gatomicrefcount *rc)
+{
+  __atomic_fetch_add (rc, 1, __ATOMIC_RELAXED);
+}
+
+/* TRUE when the last reference went. */
+static inline gboolean
+ref_dec (gatomicrefcount *rc)
+{
+  return __atomic_fetch_sub (rc, 1, __ATOMIC_ACQ_REL) == 1;
+}
+
 /* ------------------------------------------------------------------ strings */
 
 FxStr *
@@ -42,14 +58,14 @@ fx_str_new (const char *s)
 FxStr *
 fx_str_ref (FxStr *s)
 {
-  g_atomic_ref_count_inc (&s->ref);
+  ref_inc (&s->ref);
   return s;
 }
 
 void
 fx_str_unref (FxStr *s)
 {
-  if (s && g_atomic_ref_count_dec (&s->ref))
+  if (s && ref_dec (&s->ref))
     g_free (s);
 }
 
@@ -94,14 +110,14 @@ fx_seq_new (guint len)
 FxSeq *
 fx_seq_ref (FxSeq *seq)
 {
-  g_atomic_ref_count_inc (&seq->ref);
+  ref_inc (&seq->ref);
   return seq;
 }
 
 void
 fx_seq_unref (FxSeq *seq)
 {
-  if (seq == NULL || !g_atomic_ref_count_dec (&seq->ref))
+  if (seq == NULL || !ref_dec (&seq->ref))
     return;
   for (guint i = 0; i < seq->len; i++)
     fx_value_clear (&seq->items[i]);
@@ -160,14 +176,14 @@ fx_dict_new (void)
 FxDict *
 fx_dict_ref (FxDict *dict)
 {
-  g_atomic_ref_count_inc (&dict->ref);
+  ref_inc (&dict->ref);
   return dict;
 }
 
 void
 fx_dict_unref (FxDict *dict)
 {
-  if (dict == NULL || !g_atomic_ref_count_dec (&dict->ref))
+  if (dict == NULL || !ref_dec (&dict->ref))
     return;
   for (guint i = 0; i < dict->n_entries; i++)
     if (dict->entries[i].live)
@@ -342,14 +358,14 @@ fx_slice_new (FxValue start, FxValue stop, FxValue step)
 FxSlice *
 fx_slice_ref (FxSlice *slice)
 {
-  g_atomic_ref_count_inc (&slice->ref);
+  ref_inc (&slice->ref);
   return slice;
 }
 
 void
 fx_slice_unref (FxSlice *slice)
 {
-  if (slice == NULL || !g_atomic_ref_count_dec (&slice->ref))
+  if (slice == NULL || !ref_dec (&slice->ref))
     return;
   fx_value_clear (&slice->start);
   fx_value_clear (&slice->stop);
@@ -369,14 +385,14 @@ fx_object_init (FxObject *obj, const FxObjectClass *klass)
 FxObject *
 fx_object_ref (FxObject *obj)
 {
-  g_atomic_ref_count_inc (&obj->ref);
+  ref_inc (&obj->ref);
   return obj;
 }
 
 void
 fx_object_unref (FxObject *obj)
 {
-  if (obj == NULL || !g_atomic_ref_count_dec (&obj->ref))
+  if (obj == NULL || !ref_dec (&obj->ref))
     return;
   if (obj->klass && obj->klass->finalize)
     obj->klass->finalize (obj);

@@ -1368,6 +1368,29 @@ call_torch_function (FxScript *S, FxScriptClass *cls, const FxOp *op, const FxVa
   return ok;
 }
 
+/* PyTorch's argument parser takes a `Tensor[]` argument only as a tuple or list: an
+ * overriding object there itself (torch.cat(proxy)) is a TypeError before any
+ * __torch_function__ (torch.fx records nothing). Ops written in Python in PyTorch
+ * (torch.nn.functional) never see the parser. */
+static gboolean
+check_tensor_lists (FxScript *S, const FxOp *op, const FxValue *args, int n_args)
+{
+  const FxOverload *o;
+  if (op->kind != FX_OP_FUNCTION || op->n_overloads != 1
+      || (op->flags & FX_OP_FLAG_PYTHON_FUNCTION)
+      || g_str_has_prefix (op->qualified_name, "torch.nn.functional."))
+    return TRUE;
+  o = &op->overloads[0];
+  for (int i = 0; i < n_args && i < o->n_args; i++)
+    if (o->args[i].type == FX_ARG_TENSOR_LIST && !o->args[i].varargs
+        && args[i].kind != FX_VALUE_TUPLE && args[i].kind != FX_VALUE_LIST
+        && override_in (S, &args[i]) != NULL)
+      return sc_raise (S, SC_T_TYPE_ERROR, "%s(): argument '%s' (position %d) must be tuple of "
+                       "Tensors, not %s", op->name, o->args[i].name, i + 1,
+                       sc_type_name (S, &args[i]));
+  return TRUE;
+}
+
 gboolean
 sc_op_invoke (FxScript *S, const FxOp *op, const FxValue *args, int n_args, FxDict *kwargs,
               FxValue *out)
@@ -1375,7 +1398,8 @@ sc_op_invoke (FxScript *S, const FxOp *op, const FxValue *args, int n_args, FxDi
   GError *error = NULL;
   FxScriptClass *cls = find_torch_function_override (S, args, n_args, kwargs);
   if (cls != NULL)
-    return call_torch_function (S, cls, op, args, n_args, kwargs, out);
+    return check_tensor_lists (S, op, args, n_args)
+           && call_torch_function (S, cls, op, args, n_args, kwargs, out);
   if (S->op_call)
     return S->op_call (S, op, args, n_args, kwargs, out, S->op_call_data);
   if (fx_op_call (op, args, n_args, kwargs, out, &error))

@@ -208,6 +208,24 @@ unpack (FxScript *S, ScFrame *F, const ScExpr *t, const FxValue *value)
       }
   if (value->kind == FX_VALUE_LIST || (value->kind == FX_VALUE_TUPLE))
     items = fx_seq_ref (value->seq);
+  else if (star < 0 && sc_value_instance (value) != NULL
+           && sc_type_lookup (S, sc_value_instance (value)->cls, sc_intern_cstr ("__fx_unpack__")))
+    {
+      /* `a, b = proxy`: torch.fx's Proxy.__iter__ sees the UNPACK_SEQUENCE of its caller and
+       * gives that many items; here the object is told the count (a list back) */
+      FxValue count = fx_value_int (n), got;
+      if (!fx_script_call_method (S, value, "__fx_unpack__", &count, 1, NULL, &got))
+        return FAIL (t);
+      if (got.kind != FX_VALUE_LIST && got.kind != FX_VALUE_TUPLE)
+        {
+          sc_raise (S, SC_T_TYPE_ERROR, "__fx_unpack__ must return a list, not %s",
+                    sc_type_name (S, &got));
+          fx_value_clear (&got);
+          return FAIL (t);
+        }
+      items = fx_seq_ref (got.seq);
+      fx_value_clear (&got);
+    }
   else
     {
       ScIter it;

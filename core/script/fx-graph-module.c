@@ -62,7 +62,7 @@ store (FxScript *S, const FxValue *self, const char *name, const FxValue *value)
   if (has_impl_class (self))
     {
       sc_dict_set_str (sc_value_instance (self)->cls->dict, name, fx_value_copy (value));
-      sc_type_modified (S);
+      sc_type_modified_class (S, sc_value_instance (self)->cls);
       return TRUE;
     }
   return fx_script_generic_setattr (S, self, name, value);
@@ -131,21 +131,14 @@ add_torch_globals (FxScript *S, FxDict *globals)
   return TRUE;
 }
 
-/* The generated source without the wrap() preamble: the globals are bound directly, so
- * torch.fx._symbolic_trace.wrap has nothing left to do when it runs. Each wrap() line
- * leaves an empty one, so that tracebacks name the lines of the code 1.13 compiles. */
+/* The generated source as 1.13 runs it, wrap() preamble included: each
+ * torch.fx._symbolic_trace.wrap("name") registers the global of the wrapped function in the
+ * code's own globals, so that tracing this GraphModule again records its call instead of
+ * tracing through it. */
 static char *
 runnable_source (const char *code)
 {
-  g_auto (GStrv) lines = g_strsplit (code, "\n", -1);
-  GString *out = g_string_new (NULL);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (!g_str_has_prefix (lines[i], "torch.fx._symbolic_trace.wrap("))
-        g_string_append (out, lines[i]);
-      g_string_append_c (out, '\n');
-    }
-  return g_string_free (out, FALSE);
+  return g_strdup (code);
 }
 
 /* Compiles code into forward(self, ...) with globals for what it calls; key numbers the
@@ -367,14 +360,120 @@ walked_pair_free (gpointer p)
   g_free (w);
 }
 
+/* obj is a Module whose class keeps Module's own __getattribute__, __getattr__ and
+ * __setattr__: its attributes can be read from and written to its tables directly, without
+ * raising and clearing an AttributeError for each name missing (most names copy_attr walks
+ * are missing from the new GraphModule). */
+typedef struct {
+  GmState *st;
+  /* plain_module's answers per class; no class changes while attributes are copied */
+  FxScriptClass *classes[8];
+  gboolean plain[8];
+  guint n_classes;
+} CopyCtx;
+
+static gboolean
+plain_module (FxScript *S, CopyCtx *cx, const FxValue *obj, NnModule **p)
+{
+  ScInstance *inst = sc_value_instance (obj);
+  FxStr *hooks[3] = { sc_n.getattribute, sc_n.getattr, sc_n.setattr };
+  gboolean plain = TRUE;
+
+  *p = nn_payload (obj);
+  if (inst == NULL || *p == NULL)
+    return FALSE;
+  for (guint i = 0; i < cx->n_classes; i++)
+    if (cx->classes[i] == inst->cls)
+      return cx->plain[i];
+  for (int i = 0; i < 3 && plain; i++)
+    plain = sc_type_lookup (S, inst->cls, hooks[i]) == sc_type_lookup (S, cx->st->module_cls, hooks[i]);
+  if (cx->n_classes < G_N_ELEMENTS (cx->classes))
+    {
+      cx->classes[cx->n_classes] = inst->cls;
+      cx->plain[cx->n_classes++] = plain;
+    }
+  return plain;
+}
+
+/* getattr(obj, name), or with missing_ok getattr(obj, name, None). */
+static gboolean
+module_attr (FxScript *S, CopyCtx *cx, const FxValue *obj, FxStr *key, gboolean missing_ok,
+             FxValue *out)
+{
+  NnModule *p;
+
+  if (plain_module (S, cx, obj, &p))
+    {
+      FxValue k = sc_str_value (key);
+      const FxValue *found;
+      if (sc_generic_getattr (S, obj, key, out, FALSE))
+        {
+          fx_value_clear (&k);
+          return TRUE;
+        }
+      if (fx_script_exception_pending (S))
+        {
+          fx_value_clear (&k);
+          return FALSE;
+        }
+      /* Module.__getattr__ */
+      found = fx_dict_get (p->fx->parameters, &k);
+      if (found == NULL)
+        found = fx_dict_get (p->fx->buffers, &k);
+      if (found == NULL)
+        found = fx_dict_get (p->modules, &k);
+      fx_value_clear (&k);
+      if (found != NULL || missing_ok)
+        {
+          *out = found != NULL ? fx_value_copy (found) : fx_value_none ();
+          return TRUE;
+        }
+    }
+  if (!missing_ok)
+    return sc_getattr (S, obj, key, out);
+  switch (sc_getattr_opt (S, obj, key, out))
+    {
+    case 0:
+      *out = fx_value_none ();
+      return TRUE;
+    case 1:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* setattr(obj, name, value); a Module value goes straight into a plain module's children. */
+static gboolean
+module_setattr (FxScript *S, CopyCtx *cx, const FxValue *obj, FxStr *key, const FxValue *value)
+{
+  NnModule *p;
+
+  if (nn_payload (value) != NULL && plain_module (S, cx, obj, &p) && p->initialized
+      && sc_type_lookup (S, sc_value_instance (obj)->cls, key) == NULL)
+    {
+      FxValue k = sc_str_value (key);
+      gboolean param = fx_dict_get (p->fx->parameters, &k) != NULL;   /* Module raises */
+      fx_value_clear (&k);
+      if (!param)
+        {
+          nn_assign_child (p, key->data, value);
+          return TRUE;
+        }
+    }
+  return sc_setattr (S, obj, key, value);
+}
+
 /* 1.13's _copy_attr: the object at `target` in from is installed at the same path in to;
  * parents missing in `to` become plain Modules; a tensor that is not a Parameter becomes a
  * buffer. walked remembers the parents reached (path → WalkedPair): targets share them
  * ("layer1.0.conv1", "layer1.0.bn1"), and walking them again finds the same objects. */
 static gboolean
-copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to_root,
+copy_attr (FxScript *S, CopyCtx *cx, const FxValue *from_root, const FxValue *to_root,
            const char *target, GHashTable *walked)
 {
+  GmState *st = cx->st;
+  FxStr *last_key;
   g_auto (GStrv) atoms = NULL;
   guint n = 1;
   g_auto (FxValue) from = { 0 };
@@ -383,12 +482,20 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
   const char *dot = strrchr (target, '.');
   const char *last = dot != NULL ? dot + 1 : target;   /* split_target's last atom */
   WalkedPair *known = NULL;
-  g_autoptr (GString) path = g_string_new (NULL);
+  g_autoptr (GString) path = NULL;
 
   if (dot != NULL)
     {
-      g_autofree char *parent = g_strndup (target, dot - target);
-      known = g_hash_table_lookup (walked, parent);
+      /* the parent path, on the stack when it fits (module paths do) */
+      char buf[128];
+      gsize len = dot - target;
+      g_autofree char *heap = len < sizeof buf ? NULL : g_strndup (target, len);
+      if (heap == NULL)
+        {
+          memcpy (buf, target, len);
+          buf[len] = '\0';
+        }
+      known = g_hash_table_lookup (walked, heap != NULL ? heap : buf);
     }
   if (known != NULL)
     {
@@ -407,19 +514,14 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
     {
       g_auto (FxValue) f = { 0 };
       g_auto (FxValue) t = { 0 };
-      if (!fx_script_getattr (S, &from, atoms[i], &f))
+      FxStr *key = sc_intern_cstr (atoms[i]);
+      if (!module_attr (S, cx, &from, key, FALSE, &f) || !module_attr (S, cx, &to, key, TRUE, &t))
         return FALSE;
-      if (!fx_script_lookup_attr (S, &to, atoms[i], &t))
-        {
-          if (fx_script_exception_pending (S))
-            return FALSE;
-          t = fx_value_none ();
-        }
       if (f.kind == FX_VALUE_OBJECT && t.kind == FX_VALUE_OBJECT && f.obj == t.obj)
         return TRUE;
       if (t.kind == FX_VALUE_NONE)
         {
-          if (!new_plain_module (S, st, &t) || !fx_script_setattr (S, &to, atoms[i], &t))
+          if (!new_plain_module (S, st, &t) || !module_setattr (S, cx, &to, key, &t))
             return FALSE;
         }
       fx_value_clear (&from);
@@ -428,6 +530,8 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
       to = t;
       f = fx_value_none ();
       t = fx_value_none ();
+      if (path == NULL)
+        path = g_string_new (NULL);
       if (i > 0)
         g_string_append_c (path, '.');
       g_string_append (path, atoms[i]);
@@ -441,7 +545,8 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
   /* installing at a walked path replaces the object remembered for it (and below it) */
   if (g_hash_table_contains (walked, target))
     g_hash_table_remove_all (walked);
-  if (!fx_script_getattr (S, &from, last, &orig))
+  last_key = sc_intern_cstr (last);
+  if (!module_attr (S, cx, &from, last_key, FALSE, &orig))
     return FALSE;
   if (orig.kind == FX_VALUE_TENSOR && !sc_nn_is_parameter (S, &orig))
     {
@@ -453,7 +558,7 @@ copy_attr (FxScript *S, GmState *st, const FxValue *from_root, const FxValue *to
         fx_value_clear (&r);
       return ok;
     }
-  return fx_script_setattr (S, &to, last, &orig);
+  return module_setattr (S, cx, &to, last_key, &orig);
 }
 
 /* 1.13's _assign_attr for dict roots. */
@@ -588,9 +693,10 @@ gm_init (FX_ARGS)
         return FALSE;
       g_autoptr (GHashTable) walked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                              walked_pair_free);
+      CopyCtx cx = { .st = st };
       for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
         if ((n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
-            && !copy_attr (S, st, a[0], &args[0], n->target.s->data, walked))
+            && !copy_attr (S, &cx, a[0], &args[0], n->target.s->data, walked))
           return FALSE;
     }
   else if (a[0]->kind == FX_VALUE_DICT)

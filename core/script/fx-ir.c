@@ -102,7 +102,9 @@ graph_release_nodes (ScFxState *st, GraphPayload *gp)
     {
       NodePayload *np = ((ScInstance *) value)->payload;
       np->held = FALSE;
-      g_hash_table_add (st->orphans, np);
+      /* a wrapper the table alone holds goes with the table: no orphan to note */
+      if (g_atomic_int_get (&((ScInstance *) value)->base.ref) > 1)
+        g_hash_table_add (st->orphans, np);
     }
   g_hash_table_unref (table);   /* the wrappers used nowhere else go (and leave the orphans) */
 }
@@ -191,7 +193,8 @@ fxir_node_payload_free (gpointer data)
       FxGraph *graph = p->node->graph;
       if (g_hash_table_lookup (p->st->nodes, p->node) == p)
         g_hash_table_remove (p->st->nodes, p->node);
-      g_hash_table_remove (p->st->orphans, p);
+      if (g_hash_table_size (p->st->orphans) > 0)
+        g_hash_table_remove (p->st->orphans, p);
       fx_graph_unref (graph);
     }
   state_unref (p->st);
@@ -299,6 +302,30 @@ sc_fx_node_wrap (FxScript *S, FxNode *node)
   p->inst = sc_value_instance (&v);
   g_hash_table_insert (st->nodes, node, p);
   node_wrapper_attach (st, p);
+  return v;
+}
+
+FxValue
+sc_fx_node_wrap_new (FxScript *S, const FxValue *graph_value, FxNode *node)
+{
+  GraphPayload *gp = fxir_graph_payload (graph_value);
+  NodePayload *p;
+  FxValue v;
+
+  if (gp == NULL || gp->graph != node->graph)
+    return sc_fx_node_wrap (S, node);
+  v = fx_script_instance_new (S, gp->st->node_cls);
+  p = fxir_payload_of (&v, fxir_node_payload_new);
+  fx_graph_ref (node->graph);
+  p->node = node;
+  p->inst = sc_value_instance (&v);
+  g_hash_table_insert (gp->st->nodes, node, p);
+  /* node_wrapper_attach, its graph's payload known */
+  if (gp->node_wrappers == NULL)
+    gp->node_wrappers = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                               (GDestroyNotify) fx_object_unref);
+  g_hash_table_insert (gp->node_wrappers, node, fx_object_ref (&p->inst->base));
+  p->held = TRUE;
   return v;
 }
 

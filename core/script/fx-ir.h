@@ -21,6 +21,9 @@ FxGraph  *sc_fx_graph_get          (const FxValue *v);
 /* The one Node instance standing for node (it keeps node's graph alive, so it never
  * dangles, erased or not). New reference. */
 FxValue   sc_fx_node_wrap          (FxScript *script, FxNode *node);
+/* sc_fx_node_wrap for a node just made in the graph of graph_value (its Graph instance):
+ * no wrapper of it can exist yet, and the Graph's is at hand (the tracer, per node). */
+FxValue   sc_fx_node_wrap_new      (FxScript *script, const FxValue *graph_value, FxNode *node);
 /* The FxNode of a Node instance (or of a raw FX_VALUE_NODE), borrowed; NULL otherwise. */
 FxNode   *sc_fx_node_get           (const FxValue *v);
 

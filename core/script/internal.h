@@ -87,6 +87,7 @@ typedef enum {
   SC_CLASS_EXCEPTION = 1 << 2,   /* BaseException or a subclass */
   SC_CLASS_NATIVE = 1 << 3,      /* made with fx_script_class_new */
   SC_CLASS_HAS_DICT = 1 << 4,    /* instances have a __dict__ */
+  SC_CLASS_SUBCLASSED = 1 << 5,  /* a base of some class made by sc_class_new */
 } ScClassFlags;
 
 struct _FxScriptClass {
@@ -375,6 +376,9 @@ gboolean sc_isinstance      (FxScript *S, const FxValue *v, FxScriptClass *cls);
 FxValue *sc_type_lookup     (FxScript *S, FxScriptClass *cls, FxStr *name);   /* borrowed */
 FxValue *sc_type_lookup_c   (FxScript *S, FxScriptClass *cls, const char *name);
 void     sc_type_modified   (FxScript *S);
+/* cls's own dict changed: only its lookup cache goes when no class derives from it (the
+ * caches of every class otherwise). */
+void     sc_type_modified_class (FxScript *S, FxScriptClass *cls);
 /* Class attributes computed on first lookup: resolve() stores the real value under name in
  * owner's dict (FALSE with an exception pending on failure). */
 typedef gboolean (*ScLazyResolve) (FxScript *S, FxScriptClass *owner, FxStr *name, gpointer data);

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
  * when module is not a Module instance. */
 FxModule *sc_nn_module_to_fx (FxScript *script, const FxValue *module);
 
+/* root.named_modules(remove_duplicate=False) in pre-order without script values around
+ * it: names (g_free'd strings, appended) and modules (borrowed FxObject*, appended). FALSE,
+ * nothing raised, when root is not a Module or its class has its own named_modules. */
+gboolean  sc_nn_named_modules_all (FxScript *script, const FxValue *root, GPtrArray *names,
+                                   GPtrArray *modules);
 /* isinstance(v, torch.nn.Module) */
 gboolean  sc_nn_is_module    (FxScript *script, const FxValue *v);
 

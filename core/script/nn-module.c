@@ -89,29 +89,68 @@ has_attr (FxScript *S, const FxValue *obj, const char *name, gboolean *out)
   return TRUE;
 }
 
+/* A str key for one lookup, on the stack when the name fits (attribute names do): every
+ * module attribute access of a trace looks names up in three or four of these dicts. */
+typedef union {
+  FxStr str;
+  char bytes[sizeof (FxStr) + 80];
+} KeyBuf;
+
+static FxValue
+key_on_stack (KeyBuf *buf, const char *name)
+{
+  gsize len = strlen (name);
+  FxValue key = { .kind = FX_VALUE_STR };
+  if (len >= sizeof buf->bytes - sizeof (FxStr))
+    return str_value (name);
+  g_atomic_ref_count_init (&buf->str.ref);
+  buf->str.hash = 0;
+  buf->str.len = len;
+  memcpy (buf->str.data, name, len + 1);
+  key.s = &buf->str;
+  return key;
+}
+
+static void
+key_done (KeyBuf *buf, FxValue *key)
+{
+  if (key->s != &buf->str)
+    fx_value_clear (key);
+}
+
 static gboolean
 dict_has (FxDict *d, const char *name)
 {
-  FxValue key = str_value (name);
+  KeyBuf buf;
+  FxValue key = key_on_stack (&buf, name);
   gboolean r = fx_dict_get (d, &key) != NULL;
-  fx_value_clear (&key);
+  key_done (&buf, &key);
   return r;
 }
 
 static void
 dict_remove (FxDict *d, const char *name)
 {
-  FxValue key = str_value (name);
+  KeyBuf buf;
+  FxValue key;
+  if (fx_dict_len (d) == 0)
+    return;
+  key = key_on_stack (&buf, name);
   fx_dict_remove (d, &key);
-  fx_value_clear (&key);
+  key_done (&buf, &key);
 }
 
 static const FxValue *
 dict_lookup (FxDict *d, const char *name)
 {
-  FxValue key = str_value (name);
-  const FxValue *v = fx_dict_get (d, &key);
-  fx_value_clear (&key);
+  KeyBuf buf;
+  FxValue key;
+  const FxValue *v;
+  if (fx_dict_len (d) == 0)
+    return NULL;
+  key = key_on_stack (&buf, name);
+  v = fx_dict_get (d, &key);
+  key_done (&buf, &key);
   return v;
 }
 
@@ -289,13 +328,27 @@ nn_set_child (NnModule *p, const char *name, const FxValue *child)
   FxValue key = str_value (name);
   fx_dict_set (p->modules, fx_value_copy (&key), fx_value_copy (child));
   /* mirror: the child's FxModule, without leaving the name in the other tables' places */
-  fx_dict_remove (p->fx->parameters, &key);
-  fx_dict_remove (p->fx->buffers, &key);
-  g_hash_table_remove (p->fx->non_persistent, name);
+  if (fx_dict_len (p->fx->parameters) > 0)
+    fx_dict_remove (p->fx->parameters, &key);
+  if (fx_dict_len (p->fx->buffers) > 0)
+    fx_dict_remove (p->fx->buffers, &key);
+  if (g_hash_table_size (p->fx->non_persistent) > 0)
+    g_hash_table_remove (p->fx->non_persistent, name);
   {
     FxModule *c = child_fx (child);
     fx_dict_set (p->fx->children, key, c ? fx_value_module (c) : fx_value_none ());
   }
+}
+
+void
+nn_assign_child (NnModule *p, const char *name, const FxValue *child)
+{
+  dict_remove (p->fx->attributes, name);
+  dict_remove (p->fx->parameters, name);
+  dict_remove (p->fx->buffers, name);
+  if (g_hash_table_size (p->fx->non_persistent) > 0)
+    g_hash_table_remove (p->fx->non_persistent, name);
+  nn_set_child (p, name, child);
 }
 
 static void
@@ -692,11 +745,7 @@ m_setattr (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue
       if (!p->initialized)
         return sc_raise (S, SC_T_ATTRIBUTE_ERROR,
                          "cannot assign module before Module.__init__() call");
-      dict_remove (p->fx->attributes, name);
-      dict_remove (p->fx->parameters, name);
-      dict_remove (p->fx->buffers, name);
-      g_hash_table_remove (p->fx->non_persistent, name);
-      nn_set_child (p, name, value);
+      nn_assign_child (p, name, value);
       return TRUE;
     }
   if (dict_has (p->modules, name))
@@ -1056,6 +1105,26 @@ modules_method (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, Fx
     fx_seq_append (out, named ? pair (mod_names->pdata[i], object_value (mods->pdata[i]))
                               : object_value (mods->pdata[i]));
   *result = nn_iterator (S, out, named ? "Module.named_modules" : "Module.modules");
+  return TRUE;
+}
+
+static gboolean m_named_modules (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                                 FxValue *result, gpointer data);
+
+gboolean
+sc_nn_named_modules_all (FxScript *S, const FxValue *root, GPtrArray *names, GPtrArray *modules)
+{
+  FxValue *method;
+  g_autoptr (GHashTable) memo = NULL;
+
+  if (nn_payload (root) == NULL)
+    return FALSE;
+  method = sc_type_lookup (S, sc_type_of (S, root), name_of ("named_modules"));
+  if (method == NULL || !sc_is_klass (method, &sc_native_klass)
+      || ((ScNative *) method->obj)->func != m_named_modules)
+    return FALSE;
+  memo = g_hash_table_new (g_direct_hash, g_direct_equal);
+  walk_modules (root, "", FALSE, memo, names, modules);
   return TRUE;
 }
 

@@ -48,6 +48,9 @@ gboolean  nn_add_module      (FxScript *S, const FxValue *self, const FxValue *n
                               const FxValue *module);
 /* Puts child (a Module or None) under name into _modules and the mirror, no checks. */
 void      nn_set_child       (NnModule *p, const char *name, const FxValue *child);
+/* Module.__setattr__ of a Module value on an initialized module: name leaves the plain
+ * attributes, parameters and buffers and becomes the child. */
+void      nn_assign_child    (NnModule *p, const char *name, const FxValue *child);
 /* The builtin layer `m` becomes the mirror of self (nn-layers.c's constructors). */
 void      nn_adopt_layer     (FxScript *S, const FxValue *self, FxModule *m);
 /* A new generator-like iterator over the items of seq (takes seq). */

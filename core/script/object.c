@@ -750,6 +750,7 @@ sc_class_new (FxScript *S, const char *module, const char *name, FxScriptClass *
     {
       cls->bases[i] = bases[i];
       fx_object_ref (&bases[i]->base);
+      bases[i]->flags |= SC_CLASS_SUBCLASSED;
     }
   if (!compute_mro (S, cls))
     {
@@ -782,6 +783,15 @@ sc_type_modified (FxScript *S)
   S->type_version++;
   if (S->type_version == 0)
     S->type_version = 1;
+}
+
+void
+sc_type_modified_class (FxScript *S, FxScriptClass *cls)
+{
+  if (cls->flags & SC_CLASS_SUBCLASSED)
+    sc_type_modified (S);
+  else
+    cls->cache_version = 0;   /* type_version is never 0: the next lookup refills it */
 }
 
 static const FxValue not_found_marker;

@@ -1,7 +1,9 @@
 /* tracer.c: torch.fx's hot paths in C — Proxy operators, create_proxy / create_arg /
- * create_node / proxy, and the nn.Module __call__ / __getattr__ that Tracer.trace patches —
- * taken only while the tracer's class keeps torch.fx's own hook (a script override is called
- * instead, as 1.13 would), plus the FxTracer vtable of hooks overridable from C. */
+ * create_node / proxy (fused into one pass while all are torch.fx's own), the nn.Module
+ * __call__ / __getattr__ that Tracer.trace patches, and its per-trace module scan and
+ * autowrap patching — taken only while the tracer's class keeps torch.fx's own hook (a
+ * script override is called instead, as 1.13 would), plus the FxTracer vtable of hooks
+ * overridable from C. */
 #include "script/internal.h"
 #include "script/fx-ir.h"
 #include "script/nn-bind.h"
@@ -18,8 +20,17 @@ typedef struct {
   FxObject *def_create_proxy, *def_create_arg, *def_create_node, *def_proxy, *def_call_module,
            *def_path_of_module, *def_is_leaf_module, *def_getattr, *graph_create_node;
   FxStr *n_tracer, *n_node, *n_graph, *n_root, *n_attr, *n__node, *n_create_arg_py, *n_create_proxy, *n_create_arg, *n_create_node, *n_proxy,
-        *n_call_module, *n_path_of_module, *n_is_leaf_module, *n_getattr, *n_forward;
+        *n_call_module, *n_path_of_module, *n_is_leaf_module, *n_getattr, *n_forward,
+        *n_fx_c_tracer;
   FxValue k_call_function, k_call_method, k_call_module;
+  /* is_default's answers by (tracer class, hook), valid while no class changes: every node
+   * asks several; each holds a reference on its class so the address is not reused */
+  struct {
+    FxScriptClass *cls;
+    FxStr *name;
+    guint version;
+    gboolean answer;
+  } answers[16];
 } TraceState;
 
 static void
@@ -29,6 +40,9 @@ state_release_cb (gpointer p)
   fx_value_clear (&st->k_call_function);
   fx_value_clear (&st->k_call_method);
   fx_value_clear (&st->k_call_module);
+  for (guint i = 0; i < G_N_ELEMENTS (st->answers); i++)
+    if (st->answers[i].cls != NULL)
+      fx_object_unref (&st->answers[i].cls->base);
 }
 
 static void
@@ -49,17 +63,35 @@ native_value (TraceState *st, const char *name, FxScriptFunc func, ScNativeKind 
 
 /* tracer's class (and instance) keep torch.fx's hook `name`, whose object is def. */
 static gboolean
-is_default (FxScript *S, const FxValue *tracer, FxStr *name, FxObject *def)
+is_default (FxScript *S, TraceState *st, const FxValue *tracer, FxStr *name, FxObject *def)
 {
   ScInstance *inst = sc_value_instance (tracer);
   FxValue *found;
+  guint slot;
 
   if (inst == NULL || def == NULL)
     return FALSE;
-  if (inst->dict != NULL && sc_dict_get_str (inst->dict, name) != NULL)
+  if (inst->dict != NULL && fx_dict_len (inst->dict) > 0 && sc_dict_get_str (inst->dict, name) != NULL)
     return FALSE;
+  /* one slot per hook name (interned: compared by address) */
+  for (slot = 0; slot + 1 < G_N_ELEMENTS (st->answers); slot++)
+    if (st->answers[slot].name == name || st->answers[slot].name == NULL)
+      break;
+  if (st->answers[slot].cls == inst->cls && st->answers[slot].name == name
+      && st->answers[slot].version == S->type_version)
+    return st->answers[slot].answer;
   found = sc_type_lookup (S, inst->cls, name);
-  return found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == def;
+  if (st->answers[slot].cls != inst->cls)
+    {
+      if (st->answers[slot].cls != NULL)
+        fx_object_unref (&st->answers[slot].cls->base);
+      fx_object_ref (&inst->cls->base);
+      st->answers[slot].cls = inst->cls;
+    }
+  st->answers[slot].name = name;
+  st->answers[slot].version = S->type_version;
+  st->answers[slot].answer = found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == def;
+  return st->answers[slot].answer;
 }
 
 static gboolean
@@ -87,33 +119,46 @@ instance_attr (FxScript *S, const FxValue *obj, FxStr *name, FxValue *out)
 static gboolean dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer,
                                      const FxValue *a, FxValue *out);
 
-/* TracerBase/Tracer.create_arg for what needs no Python: proxies, plain values and the
- * containers of them; anything else goes to the Python definition (tensors, modules,
- * namedtuples, __fx_create_arg__, errors). */
-static gboolean
-create_arg_default (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a,
-                    FxValue *out)
+/* How lower() treats a value: create_arg's (Python for what C does not do) or the fused
+ * create_arg + Graph.create_node lowering (which leaves such values to the full path). */
+typedef enum {
+  LOWER_CREATE_ARG,              /* Node wrappers out; nested items through create_arg */
+  LOWER_DIRECT,                  /* FX_VALUE_NODE references out, for the node itself */
+} LowerMode;
+
+/* 1 done, 0 (LOWER_DIRECT only: nothing run, nothing raised) the value needs the full path,
+ * -1 an exception. LOWER_CREATE_ARG is TracerBase/Tracer.create_arg for what needs no Python
+ * (proxies, plain values and containers of them); the rest (tensors, modules, namedtuples,
+ * __fx_create_arg__, non-str dict keys, errors) goes to the Python definition. */
+static int
+lower (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a, LowerMode mode,
+       int depth, FxValue *out)
 {
   switch (a->kind)
     {
     case FX_VALUE_NONE: case FX_VALUE_BOOL: case FX_VALUE_INT: case FX_VALUE_FLOAT:
     case FX_VALUE_STR: case FX_VALUE_ELLIPSIS: case FX_VALUE_DTYPE: case FX_VALUE_DEVICE:
       *out = fx_value_copy (a);
-      return TRUE;
+      return 1;
     case FX_VALUE_TUPLE:
     case FX_VALUE_LIST:
-      if (a->seq->type != NULL)
+      if (a->seq->type != NULL || depth > 32)
         break;
       {
         FxSeq *seq = fx_seq_new (a->seq->len);
         for (guint i = 0; i < a->seq->len; i++)
-          if (!dispatch_create_arg (S, st, tracer, &a->seq->items[i], &seq->items[i]))
-            {
-              fx_seq_unref (seq);
-              return FALSE;
-            }
+          {
+            int r = mode == LOWER_DIRECT
+                    ? lower (S, st, tracer, &a->seq->items[i], mode, depth + 1, &seq->items[i])
+                    : dispatch_create_arg (S, st, tracer, &a->seq->items[i], &seq->items[i]) ? 1 : -1;
+            if (r <= 0)
+              {
+                fx_seq_unref (seq);
+                return r;
+              }
+          }
         *out = a->kind == FX_VALUE_TUPLE ? fx_value_take_tuple (seq) : fx_value_take_list (seq);
-        return TRUE;
+        return 1;
       }
     case FX_VALUE_DICT:
       {
@@ -121,73 +166,120 @@ create_arg_default (FxScript *S, TraceState *st, const FxValue *tracer, const Fx
         FxDict *d;
         for (guint i = 0; fx_dict_entry (a->dict, i, &k, &v); i++)
           if (k->kind != FX_VALUE_STR)
-            goto python;   /* keys that may hold proxies: 1.13's checks, in Python */
+            goto full;   /* keys that may hold proxies: 1.13's checks, in Python */
+        if (depth > 32)
+          break;
         d = fx_dict_new ();
         for (guint i = 0; fx_dict_entry (a->dict, i, &k, &v); i++)
           {
             FxValue lowered;
-            if (!dispatch_create_arg (S, st, tracer, v, &lowered))
+            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, v, mode, depth + 1, &lowered)
+                    : dispatch_create_arg (S, st, tracer, v, &lowered) ? 1 : -1;
+            if (r <= 0)
               {
                 fx_dict_unref (d);
-                return FALSE;
+                return r;
               }
             fx_dict_set (d, fx_value_copy (k), lowered);
           }
         *out = fx_value_take_dict (d);
-        return TRUE;
+        return 1;
       }
     case FX_VALUE_SLICE:
+      if (depth > 32)
+        break;
       {
         FxValue parts[3] = { { 0 } };
         const FxValue *in[3] = { &a->slice->start, &a->slice->stop, &a->slice->step };
         for (int i = 0; i < 3; i++)
-          if (!dispatch_create_arg (S, st, tracer, in[i], &parts[i]))
-            {
-              for (int j = 0; j < i; j++)
-                fx_value_clear (&parts[j]);
-              return FALSE;
-            }
+          {
+            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, in[i], mode, depth + 1, &parts[i])
+                    : dispatch_create_arg (S, st, tracer, in[i], &parts[i]) ? 1 : -1;
+            if (r <= 0)
+              {
+                for (int j = 0; j < i; j++)
+                  fx_value_clear (&parts[j]);
+                return r;
+              }
+          }
         *out = fx_value_take_slice (fx_slice_new (parts[0], parts[1], parts[2]));
-        return TRUE;
+        return 1;
       }
     case FX_VALUE_OBJECT:
-      if (st->proxy_cls != NULL && sc_isinstance (S, a, st->proxy_cls))
-        return instance_attr (S, a, st->n_node, out);
-      break;
+      if (st->proxy_cls == NULL || !sc_isinstance (S, a, st->proxy_cls))
+        break;
+      if (mode == LOWER_CREATE_ARG)
+        return instance_attr (S, a, st->n_node, out) ? 1 : -1;
+      {
+        /* the proxy's node from its dict: an Attribute makes its node when asked (full path) */
+        ScInstance *inst = sc_value_instance (a);
+        FxValue *nv = inst != NULL && inst->dict != NULL ? sc_dict_get_str (inst->dict, st->n_node)
+                                                       : NULL;
+        FxNode *node = nv != NULL && nv->kind == FX_VALUE_OBJECT ? sc_fx_node_get (nv) : NULL;
+        if (node == NULL)
+          return 0;
+        *out = fx_value_node (node);
+        return 1;
+      }
     default:
       break;
     }
-python:
-  return call_hook (S, tracer, st->n_create_arg_py, a, 1, out);
+full:
+  if (mode == LOWER_DIRECT)
+    return 0;
+  return call_hook (S, tracer, st->n_create_arg_py, a, 1, out) ? 1 : -1;
 }
 
 static gboolean
 dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a,
                      FxValue *out)
 {
-  if (!is_default (S, tracer, st->n_create_arg, st->def_create_arg))
+  if (!is_default (S, st, tracer, st->n_create_arg, st->def_create_arg))
     return call_hook (S, tracer, st->n_create_arg, a, 1, out);
-  return create_arg_default (S, st, tracer, a, out);
+  return lower (S, st, tracer, a, LOWER_CREATE_ARG, 0, out) > 0;
 }
 
-/* Graph.create_node(kind, target, args, kwargs) of libfx's own Graph, with its checks. */
-static gboolean
-graph_create_node (FxScript *S, const FxValue *graph_value, const FxValue *kind,
-                   const FxValue *target, const FxValue *args, const FxValue *kwargs,
-                   const FxValue *name, const FxValue *type_expr, FxValue *out)
+static FxTracer *capsule_tracer (const FxValue *v);
+
+/* The C tracer (tracer.h) a trace runs with: fx_tracer_trace_file puts its capsule in the
+ * tracer's _fx_c_tracer. NULL for script tracers. */
+static FxTracer *
+c_tracer_of (TraceState *st, const FxValue *tracer)
 {
-  g_autofree char *type = NULL;
-  FxGraph *graph = sc_fx_graph_get (graph_value);
-  g_auto (FxValue) margs = { 0 };
-  g_auto (FxValue) mkwargs = { 0 };
+  ScInstance *inst = sc_value_instance (tracer);
+  FxValue *v = inst != NULL && inst->dict != NULL ? sc_dict_get_str (inst->dict, st->n_fx_c_tracer)
+                                                 : NULL;
+  return v != NULL ? capsule_tracer (v) : NULL;
+}
+
+/* A C tracer's create_node hook on the node just made (a Node wrapper). */
+static gboolean
+c_node_created (FxScript *S, FxTracer *ct, const FxValue *node_value)
+{
   GError *error = NULL;
-  FxNodeOp op;
   FxNode *node;
+
+  if (ct == NULL || ct->klass->create_node == NULL || (node = sc_fx_node_get (node_value)) == NULL)
+    return TRUE;
+  if (ct->klass->create_node (ct, node, &error))
+    return TRUE;
+  if (error == NULL)
+    return sc_raise (S, SC_T_RUNTIME_ERROR, "the tracer's create_node hook failed on %s", node->name);
+  sc_raise_gerror (S, error);
+  g_error_free (error);
+  return FALSE;
+}
+
+/* Graph.create_node's checks of kind, target, kwargs' keys and name; *op: the kind's. */
+static gboolean
+check_create_node (FxScript *S, const FxValue *kind, const FxValue *target,
+                   const FxValue *kwargs, const FxValue *name, FxNodeOp *op)
+{
   const FxValue *k, *v;
 
-  if (graph == NULL || kind->kind != FX_VALUE_STR || !fx_node_op_from_name (kind->s->data, &op)
-      || op == FX_OP_ROOT
-      || (op == FX_OP_CALL_FUNCTION
+  if (kind->kind != FX_VALUE_STR || !fx_node_op_from_name (kind->s->data, op)
+      || *op == FX_OP_ROOT
+      || (*op == FX_OP_CALL_FUNCTION
           ? target->kind != FX_VALUE_OP && !(target->kind == FX_VALUE_OBJECT && sc_callable (S, target))
           : target->kind != FX_VALUE_STR))
     return sc_raise_args (S, SC_T_ASSERTION_ERROR, fx_value_take_tuple (fx_seq_new (0)));
@@ -196,19 +288,63 @@ graph_create_node (FxScript *S, const FxValue *graph_value, const FxValue *kind,
       return sc_raise (S, SC_T_TYPE_ERROR, "kwargs keys must be str, not '%s'", sc_type_name (S, k));
   if (name->kind != FX_VALUE_NONE && name->kind != FX_VALUE_STR)
     return sc_raise (S, SC_T_TYPE_ERROR, "name must be a str, not '%s'", sc_type_name (S, name));
-  if (!sc_fx_value_from_script (S, args, &margs) || !sc_fx_value_from_script (S, kwargs, &mkwargs)
-      || !sc_fx_type_to_str (S, type_expr, &type))
-    return FALSE;
-  node = fx_graph_create_node (graph, op, target, &margs, &mkwargs,
-                               name->kind == FX_VALUE_STR ? name->s->data : NULL, type, &error);
+  return TRUE;
+}
+
+/* The node of a checked Graph.create_node, from args and kwargs already lowered to FxValue
+ * trees of the node's own (taken). */
+static gboolean
+graph_create_lowered (FxScript *S, FxTracer *ct, const FxValue *graph_value, FxNodeOp op,
+                      const FxValue *target, FxValue margs, FxValue mkwargs, const FxValue *name,
+                      const FxValue *type_expr, FxValue *out)
+{
+  g_autofree char *type = NULL;
+  FxGraph *graph = sc_fx_graph_get (graph_value);
+  GError *error = NULL;
+  FxNode *node;
+
+  if (!sc_fx_type_to_str (S, type_expr, &type))
+    {
+      fx_value_clear (&margs);
+      fx_value_clear (&mkwargs);
+      return FALSE;
+    }
+  node = fx_graph_create_node_take (graph, op, target, margs, mkwargs,
+                                    name->kind == FX_VALUE_STR ? name->s->data : NULL, type, &error);
   if (node == NULL)
     {
       sc_raise_gerror (S, error);
       g_error_free (error);
       return FALSE;
     }
-  *out = sc_fx_node_wrap (S, node);
-  return TRUE;
+  *out = sc_fx_node_wrap_new (S, graph_value, node);
+  return c_node_created (S, ct, out);
+}
+
+/* Graph.create_node(kind, target, args, kwargs) of libfx's own Graph, with its checks. */
+static gboolean
+graph_create_node (FxScript *S, FxTracer *ct, const FxValue *graph_value, const FxValue *kind,
+                   const FxValue *target, const FxValue *args, const FxValue *kwargs,
+                   const FxValue *name, const FxValue *type_expr, FxValue *out)
+{
+  FxGraph *graph = sc_fx_graph_get (graph_value);
+  FxValue margs = { 0 }, mkwargs = { 0 };
+  FxNodeOp op;
+
+  if (graph == NULL)
+    return sc_raise_args (S, SC_T_ASSERTION_ERROR, fx_value_take_tuple (fx_seq_new (0)));
+  if (!check_create_node (S, kind, target, kwargs, name, &op))
+    return FALSE;
+  if (!sc_fx_value_from_script (S, args, &margs))
+    return FALSE;
+  if (!sc_fx_value_from_script (S, kwargs, &mkwargs))
+    {
+      fx_value_clear (&margs);
+      return FALSE;
+    }
+  /* from_script builds every container anew: the node can take them */
+  return graph_create_lowered (S, ct, graph_value, op, target, margs, mkwargs, name, type_expr,
+                               out);
 }
 
 /* tracer.create_node(kind, target, args, kwargs, name, type_expr), as 1.13's create_proxy
@@ -223,7 +359,7 @@ dispatch_create_node (FxScript *S, TraceState *st, const FxValue *tracer, const 
   FxScriptClass *graph_type;
   FxValue *found;
 
-  if (!is_default (S, tracer, st->n_create_node, st->def_create_node))
+  if (!is_default (S, st, tracer, st->n_create_node, st->def_create_node))
     return call_hook (S, tracer, st->n_create_node, hargs, 6, out);
   if (!instance_attr (S, tracer, st->n_graph, &graph))
     return FALSE;
@@ -231,7 +367,8 @@ dispatch_create_node (FxScript *S, TraceState *st, const FxValue *tracer, const 
   found = sc_type_lookup (S, graph_type, st->n_create_node);
   if (found == NULL || found->kind != FX_VALUE_OBJECT || found->obj != st->graph_create_node)
     return call_hook (S, &graph, st->n_create_node, hargs, 6, out);
-  return graph_create_node (S, &graph, kind, target, args, kwargs, name, type_expr, out);
+  return graph_create_node (S, c_tracer_of (st, tracer), &graph, kind, target, args, kwargs, name,
+                            type_expr, out);
 }
 
 static gboolean
@@ -239,7 +376,7 @@ dispatch_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const FxValu
                 FxValue *out)
 {
   FxDict *dict;
-  if (!is_default (S, tracer, st->n_proxy, st->def_proxy) || st->proxy_cls == NULL)
+  if (!is_default (S, st, tracer, st->n_proxy, st->def_proxy) || st->proxy_cls == NULL)
     return call_hook (S, tracer, st->n_proxy, node, 1, out);
   /* Proxy(node, tracer) */
   *out = sc_instance_new (S, st->proxy_cls);
@@ -247,6 +384,47 @@ dispatch_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const FxValu
   fx_dict_set (dict, sc_str_value (st->n_tracer), fx_value_copy (tracer));
   fx_dict_set (dict, sc_str_value (st->n_node), fx_value_copy (node));
   return TRUE;
+}
+
+/* create_arg of args and kwargs then create_node, when both are torch.fx's own and the
+ * tracer's graph is libfx's Graph: one pass from the script values to the node's FxValue
+ * trees (lower (LOWER_DIRECT)), no intermediate Node-wrapper copies. 1 made (*out: the Node),
+ * 0 not applicable (nothing run: the caller takes the full path), -1 an exception. */
+static int
+create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *kind,
+                    const FxValue *target, const FxValue *args, const FxValue *kwargs,
+                    const FxValue *name, const FxValue *type_expr, FxValue *out)
+{
+  g_auto (FxValue) graph_value = { 0 };
+  FxValue margs = { 0 }, mkwargs = { 0 };
+  FxValue *found;
+  FxNodeOp op;
+
+  if (args->kind != FX_VALUE_TUPLE || kwargs->kind != FX_VALUE_DICT
+      || !is_default (S, st, tracer, st->n_create_arg, st->def_create_arg)
+      || !is_default (S, st, tracer, st->n_create_node, st->def_create_node))
+    return 0;
+  if (!instance_attr (S, tracer, st->n_graph, &graph_value))
+    return -1;
+  if (sc_fx_graph_get (&graph_value) == NULL)
+    return 0;
+  found = sc_type_lookup (S, sc_type_of (S, &graph_value), st->n_create_node);
+  if (found == NULL || found->kind != FX_VALUE_OBJECT || found->obj != st->graph_create_node
+      || lower (S, st, tracer, args, LOWER_DIRECT, 0, &margs) <= 0)
+    return 0;
+  if (lower (S, st, tracer, kwargs, LOWER_DIRECT, 0, &mkwargs) <= 0)
+    {
+      fx_value_clear (&margs);
+      return 0;
+    }
+  if (!check_create_node (S, kind, target, &mkwargs, name, &op))
+    {
+      fx_value_clear (&margs);
+      fx_value_clear (&mkwargs);
+      return -1;
+    }
+  return graph_create_lowered (S, c_tracer_of (st, tracer), &graph_value, op, target, margs,
+                               mkwargs, name, type_expr, out) ? 1 : -1;
 }
 
 /* TracerBase.create_proxy: create_arg of args and kwargs, create_node, then proxy (or
@@ -261,15 +439,24 @@ create_proxy_body (FxScript *S, TraceState *st, const FxValue *tracer, const FxV
   g_auto (FxValue) node_kwargs = { 0 };
   g_auto (FxValue) node = { 0 };
 
-  if (!dispatch_create_arg (S, st, tracer, args, &node_args)
-      || !dispatch_create_arg (S, st, tracer, kwargs, &node_kwargs))
+  /* torch.fx's own create_arg and create_node on libfx's Graph: straight to the node */
+  int direct = create_node_direct (S, st, tracer, kind, target, args, kwargs, name, type_expr,
+                                   &node);
+
+  if (direct < 0)
     return FALSE;
-  /* 1.13 asserts these, with no message */
-  if (node_args.kind != FX_VALUE_TUPLE || node_kwargs.kind != FX_VALUE_DICT)
-    return sc_raise_args (S, SC_T_ASSERTION_ERROR, fx_value_take_tuple (fx_seq_new (0)));
-  if (!dispatch_create_node (S, st, tracer, kind, target, &node_args, &node_kwargs, name,
-                             type_expr, &node))
-    return FALSE;
+  if (direct == 0)
+    {
+      if (!dispatch_create_arg (S, st, tracer, args, &node_args)
+          || !dispatch_create_arg (S, st, tracer, kwargs, &node_kwargs))
+        return FALSE;
+      /* 1.13 asserts these, with no message */
+      if (node_args.kind != FX_VALUE_TUPLE || node_kwargs.kind != FX_VALUE_DICT)
+        return sc_raise_args (S, SC_T_ASSERTION_ERROR, fx_value_take_tuple (fx_seq_new (0)));
+      if (!dispatch_create_node (S, st, tracer, kind, target, &node_args, &node_kwargs, name,
+                                 type_expr, &node))
+        return FALSE;
+    }
   if (factory->kind != FX_VALUE_NONE)
     return sc_call1 (S, factory, &node, out);
   return dispatch_proxy (S, st, tracer, &node, out);
@@ -282,7 +469,7 @@ dispatch_create_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const
                        FxValue *out)
 {
   FxValue none = fx_value_none ();
-  if (!is_default (S, tracer, st->n_create_proxy, st->def_create_proxy))
+  if (!is_default (S, st, tracer, st->n_create_proxy, st->def_create_proxy))
     {
       FxValue hargs[4] = { *kind, *target, *args, *kwargs };
       return call_hook (S, tracer, st->n_create_proxy, hargs, 4, out);
@@ -321,7 +508,7 @@ glue_create_arg (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, F
   if (n_args != 2 || (kwargs != NULL && fx_dict_len (kwargs) > 0))
     return sc_raise (S, SC_T_TYPE_ERROR, "create_arg() takes exactly one argument (%d given)",
                      n_args - 1);
-  return create_arg_default (S, data, &args[0], &args[1], result);
+  return lower (S, data, &args[0], &args[1], LOWER_CREATE_ARG, 0, result) > 0;
 }
 
 /* Proxy.__getattr__(self, k): Attribute(self, k), a node only once used as a value. */
@@ -462,7 +649,7 @@ glue_proxy_operator (FxScript *S, const FxValue *args, int n_args, FxDict *kwarg
 typedef struct {
   TraceState *st;
   FxValue tracer, original, extra;   /* extra: autowrap_check(globals) / parameter cache */
-  GHashTable *paths;                 /* module FxObject* → FxStr* qualified name */
+  FxDict *paths;                     /* submodule_paths: id(m) → (m, qualified name) */
   GHashTable *visited;               /* globals FxDict* already autowrap-checked */
   FxTracer *c_tracer;
 } WrapperData;
@@ -475,7 +662,7 @@ wrapper_data_free (gpointer p)
   fx_value_clear (&w->original);
   fx_value_clear (&w->extra);
   if (w->paths)
-    g_hash_table_unref (w->paths);
+    fx_dict_unref (w->paths);
   if (w->visited)
     g_hash_table_unref (w->visited);
   state_release (w->st);
@@ -529,7 +716,6 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
   const FxValue *mod = &args[0];
   FxValue *fwd;
   gboolean leaf;
-  FxStr *path;
   g_auto (FxValue) path_value = { 0 };
 
   if (n_args < 1)
@@ -552,7 +738,7 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
         }
     }
 
-  if (!is_default (S, &w->tracer, st->n_call_module, st->def_call_module))
+  if (!is_default (S, st, &w->tracer, st->n_call_module, st->def_call_module))
     {
       WrapperData *fd = wrapper_data_new (st, &w->tracer, &w->original, mod);
       FxValue hargs[4];
@@ -568,7 +754,7 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
       return ok;
     }
 
-  if (!is_default (S, &w->tracer, st->n_path_of_module, st->def_path_of_module))
+  if (!is_default (S, st, &w->tracer, st->n_path_of_module, st->def_path_of_module))
     {
       if (!call_hook (S, &w->tracer, st->n_path_of_module, mod, 1, &path_value))
         return FALSE;
@@ -578,13 +764,29 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
     }
   else
     {
-      path = mod->kind == FX_VALUE_OBJECT ? g_hash_table_lookup (w->paths, mod->obj) : NULL;
-      if (path == NULL)
+      FxValue id = fx_value_int ((int64_t) (guintptr) (mod->kind == FX_VALUE_OBJECT ? mod->obj : NULL));
+      const FxValue *pair = mod->kind == FX_VALUE_OBJECT ? fx_dict_get (w->paths, &id) : NULL;
+      if (pair == NULL || (pair->kind != FX_VALUE_TUPLE && pair->kind != FX_VALUE_LIST)
+          || pair->seq->len != 2 || pair->seq->items[0].kind != FX_VALUE_OBJECT
+          || pair->seq->items[0].obj != mod->obj || pair->seq->items[1].kind != FX_VALUE_STR)
         return sc_raise (S, SC_T_NAME_ERROR, "module is not installed as a submodule");
-      path_value = sc_str_value (path);
+      path_value = fx_value_copy (&pair->seq->items[1]);
+      if (w->c_tracer != NULL && w->c_tracer->klass->path_of_module != NULL)
+        {
+          FxScriptClass *cls = sc_type_of (S, mod);
+          char *renamed = w->c_tracer->klass->path_of_module (w->c_tracer, cls->name->data,
+                                                              cls->module ? cls->module->data : "",
+                                                              path_value.s->data);
+          if (renamed != NULL)
+            {
+              fx_value_clear (&path_value);
+              path_value = fx_value_take_str (fx_str_new (renamed));
+              g_free (renamed);
+            }
+        }
     }
 
-  if (!is_default (S, &w->tracer, st->n_is_leaf_module, st->def_is_leaf_module))
+  if (!is_default (S, st, &w->tracer, st->n_is_leaf_module, st->def_is_leaf_module))
     {
       FxValue hargs[2] = { *mod, path_value };
       g_auto (FxValue) r = { 0 };
@@ -615,9 +817,6 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
   }
 }
 
-static FxTracer *
-capsule_tracer (const FxValue *v);
-
 /* module_call_wrapper(tracer, original_call, autowrap_check, paths): Tracer.trace's
  * nn.Module.__call__ during a trace; paths: submodule_paths, id → (module, qualified name). */
 static gboolean
@@ -627,22 +826,13 @@ glue_module_call_wrapper (FxScript *S, const FxValue *args, int n_args, FxDict *
   WrapperData *w;
   g_auto (FxValue) capsule = { 0 };
 
-  const FxValue *k, *pair;
-
   if (n_args != 4 || args[3].kind != FX_VALUE_DICT)
     return sc_raise (S, SC_T_TYPE_ERROR,
                      "module_call_wrapper(tracer, original_call, autowrap_check, paths)");
   w = wrapper_data_new (data, &args[0], &args[1], &args[2]);
-  w->paths = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) fx_str_unref);
+  /* looked up live, by id as path_of_module does: no table of its own to build per trace */
+  w->paths = fx_dict_ref (args[3].dict);
   w->visited = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; fx_dict_entry (args[3].dict, i, &k, &pair); i++)
-    {
-      if ((pair->kind == FX_VALUE_TUPLE || pair->kind == FX_VALUE_LIST) && pair->seq->len == 2
-          && pair->seq->items[0].kind == FX_VALUE_OBJECT && pair->seq->items[1].kind == FX_VALUE_STR
-          && !g_hash_table_contains (w->paths, pair->seq->items[0].obj))
-        g_hash_table_insert (w->paths, pair->seq->items[0].obj,
-                             fx_str_ref (pair->seq->items[1].s));
-    }
   if (sc_getattr_opt (S, &args[0], sc_intern_cstr ("_fx_c_tracer"), &capsule) < 0)
     {
       wrapper_data_free (w);
@@ -666,7 +856,7 @@ module_getattr (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, Fx
   if (!sc_call_dict (S, &w->original, args, n_args, kwargs, &value))
     return FALSE;
   if (n_args == 2 && (value.kind == FX_VALUE_TENSOR
-                      || !is_default (S, &w->tracer, w->st->n_getattr, w->st->def_getattr)))
+                      || !is_default (S, w->st, &w->tracer, w->st->n_getattr, w->st->def_getattr)))
     {
       FxValue hargs[3] = { args[1], value, w->extra };
       return call_hook (S, &w->tracer, w->st->n_getattr, hargs, 3, result);
@@ -701,67 +891,85 @@ static gboolean
 glue_scan_modules (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
                    FxValue *result, gpointer data)
 {
-  g_auto (FxValue) iter = { 0 };
-  FxDict *kw;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) mods = g_ptr_array_new ();   /* borrowed FxObject* */
   FxSeq *list = NULL;
-  gboolean ok;
 
   if (n_args != 3 || args[1].kind != FX_VALUE_DICT || args[2].kind != FX_VALUE_DICT)
     return sc_raise (S, SC_T_TYPE_ERROR, "scan_modules(root, tensor_attrs, submodule_paths)");
-  kw = fx_dict_new ();
-  fx_dict_set (kw, fx_value_str ("remove_duplicate"), fx_value_bool (FALSE));
-  ok = fx_script_call_method (S, &args[0], "named_modules", NULL, 0, kw, &iter)
-       && fx_script_to_list (S, &iter, &list);
-  fx_dict_unref (kw);
-  if (!ok)
-    return FALSE;
-  for (guint i = 0; i < list->len; i++)
+  /* Module's own named_modules walked in C; an override is asked */
+  if (!sc_nn_named_modules_all (S, &args[0], names, mods))
     {
-      const FxValue *pair = &list->items[i];
-      const FxValue *name, *mod, *k, *v;
-      FxValue id;
+      g_auto (FxValue) iter = { 0 };
+      FxDict *kw = fx_dict_new ();
+      gboolean ok;
+      fx_dict_set (kw, fx_value_str ("remove_duplicate"), fx_value_bool (FALSE));
+      ok = fx_script_call_method (S, &args[0], "named_modules", NULL, 0, kw, &iter)
+           && fx_script_to_list (S, &iter, &list);
+      fx_dict_unref (kw);
+      if (!ok)
+        return FALSE;
+      for (guint i = 0; i < list->len; i++)
+        {
+          const FxValue *pair = &list->items[i];
+          if (pair->kind != FX_VALUE_TUPLE || pair->seq->len != 2
+              || pair->seq->items[0].kind != FX_VALUE_STR
+              || pair->seq->items[1].kind != FX_VALUE_OBJECT)
+            continue;
+          g_ptr_array_add (names, g_strdup (pair->seq->items[0].s->data));
+          g_ptr_array_add (mods, pair->seq->items[1].obj);
+        }
+    }
+  for (guint i = 0; i < mods->len; i++)
+    {
+      const char *name = names->pdata[i];
+      FxValue mod = { .kind = FX_VALUE_OBJECT, .obj = mods->pdata[i] };   /* borrowed */
+      const FxValue *k, *v;
+      FxValue id = fx_value_int ((int64_t) (guintptr) mod.obj);   /* id(m), as builtins.c has it */
       ScInstance *inst;
       g_auto (FxValue) dict = { 0 };
 
-      if (pair->kind != FX_VALUE_TUPLE || pair->seq->len != 2
-          || pair->seq->items[0].kind != FX_VALUE_STR || pair->seq->items[1].kind != FX_VALUE_OBJECT)
-        continue;
-      name = &pair->seq->items[0];
-      mod = &pair->seq->items[1];
-      id = fx_value_int ((int64_t) (guintptr) mod->obj);   /* id(m), as builtins.c has it */
       if (fx_dict_get (args[2].dict, &id) == NULL)
         {
           FxSeq *entry = fx_seq_new (2);
-          entry->items[0] = fx_value_copy (mod);
-          entry->items[1] = fx_value_copy (name);
+          entry->items[0] = fx_value_copy (&mod);
+          entry->items[1] = fx_value_str (name);
           fx_dict_set (args[2].dict, id, fx_value_take_tuple (entry));
         }
       /* an instance's own dict is its __dict__ but for the config of native layers, which
        * holds no tensors: no need to build that */
-      inst = sc_value_instance (mod);
+      inst = sc_value_instance (&mod);
       if (inst != NULL)
         dict = inst->dict != NULL ? fx_value_take_dict (fx_dict_ref (inst->dict)) : fx_value_none ();
-      else if (!sc_getattr (S, mod, sc_n.dict, &dict))
+      else if (!sc_getattr (S, &mod, sc_n.dict, &dict))
         {
-          fx_seq_unref (list);
+          if (list != NULL)
+            fx_seq_unref (list);
           return FALSE;
         }
       for (guint j = 0; dict.kind == FX_VALUE_DICT && fx_dict_entry (dict.dict, j, &k, &v); j++)
         if (v->kind == FX_VALUE_TENSOR && k->kind == FX_VALUE_STR)
           {
             FxSeq *entry = fx_seq_new (2);
-            g_autofree char *qualified = name->s->len > 0
-                                         ? g_strconcat (name->s->data, ".", k->s->data, NULL)
-                                         : g_strdup (k->s->data);
+            g_autofree char *qualified = name[0] != '\0' ? g_strconcat (name, ".", k->s->data, NULL)
+                                                         : g_strdup (k->s->data);
             entry->items[0] = fx_value_copy (v);
             entry->items[1] = fx_value_str (qualified);
             fx_dict_set (args[1].dict, fx_value_int ((int64_t) (guintptr) v->tensor),
                          fx_value_take_tuple (entry));
           }
     }
-  fx_seq_unref (list);
+  if (list != NULL)
+    fx_seq_unref (list);
   *result = fx_value_none ();
   return TRUE;
+}
+
+/* id() of a callable, as builtins.c computes it */
+static FxValue
+callable_id (const FxValue *v)
+{
+  return fx_value_int ((int64_t) (v->kind == FX_VALUE_OP ? (guintptr) v->op : (guintptr) v->obj));
 }
 
 /* autowrap_names(namespace, function_ids): the names _autowrap_check patches — public,
@@ -782,8 +990,7 @@ glue_autowrap_names (FxScript *S, const FxValue *args, int n_args, FxDict *kwarg
       gboolean member = FALSE;
       if (k->kind != FX_VALUE_STR || k->s->data[0] == '_' || !sc_callable (S, v))
         continue;
-      /* id() of a callable, as builtins.c computes it */
-      id = fx_value_int ((int64_t) (v->kind == FX_VALUE_OP ? (guintptr) v->op : (guintptr) v->obj));
+      id = callable_id (v);
       if (!sc_contains (S, &args[1], &id, &member))
         {
           fx_seq_unref (out);
@@ -793,6 +1000,288 @@ glue_autowrap_names (FxScript *S, const FxValue *args, int n_args, FxDict *kwarg
         fx_seq_append (out, fx_value_copy (k));
     }
   *result = fx_value_take_list (out);
+  return TRUE;
+}
+
+/* autowrap_ids(autowrap_modules, autowrap_functions): Tracer.__init__'s set of the ids of
+ * the public callables of the modules' dicts and of the functions (made per Tracer). */
+static gboolean
+glue_autowrap_ids (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                   FxValue *result, gpointer data)
+{
+  g_auto (FxValue) set = { 0 };
+  FxSeq *modules = NULL, *functions = NULL;
+  FxDict *ids;
+  gboolean ok = TRUE;
+
+  if (n_args != 2)
+    return sc_raise (S, SC_T_TYPE_ERROR, "autowrap_ids(autowrap_modules, autowrap_functions)");
+  if (!fx_script_to_list (S, &args[0], &modules))
+    return FALSE;
+  if (!fx_script_to_list (S, &args[1], &functions))
+    {
+      fx_seq_unref (modules);
+      return FALSE;
+    }
+  set = sc_set_new (S, FALSE);
+  ids = ((ScSet *) set.obj)->d;
+  for (guint i = 0; ok && i < modules->len; i++)
+    {
+      g_auto (FxValue) dict = { 0 };
+      const FxValue *k, *v;
+      if (!(ok = sc_getattr (S, &modules->items[i], sc_n.dict, &dict)))
+        break;
+      if (dict.kind != FX_VALUE_DICT)
+        continue;
+      for (guint j = 0; fx_dict_entry (dict.dict, j, &k, &v); j++)
+        if (k->kind == FX_VALUE_STR && k->s->data[0] != '_' && sc_callable (S, v))
+          fx_dict_set (ids, callable_id (v), fx_value_none ());
+    }
+  for (guint i = 0; ok && i < functions->len; i++)
+    fx_dict_set (ids, callable_id (&functions->items[i]), fx_value_none ());
+  fx_seq_unref (modules);
+  fx_seq_unref (functions);
+  if (!ok)
+    return FALSE;
+  *result = set;
+  set = fx_value_none ();
+  return TRUE;
+}
+
+/* The undo entries of one autowrap_patch call in one object: (name, original) pairs of one
+ * namespace, put back in reverse order by patch_undo (what that many (namespace, name,
+ * original, False) tuples would do, without a tuple each). */
+typedef struct {
+  FxObject base;
+  FxDict *namespace;
+  GArray *pairs;                 /* of FxValue: name, original, name, original, ... */
+} UndoBlock;
+
+static void
+undo_block_finalize (FxObject *obj)
+{
+  UndoBlock *b = (UndoBlock *) obj;
+  for (guint i = 0; i < b->pairs->len; i++)
+    fx_value_clear (&g_array_index (b->pairs, FxValue, i));
+  g_array_unref (b->pairs);
+  fx_dict_unref (b->namespace);
+  g_free (b);
+}
+
+static const FxObjectClass undo_block_klass = {
+  .name = "_PatchUndo",
+  .finalize = undo_block_finalize,
+};
+
+/* autowrap_patch(undo, namespace, function_ids, stand_ins, wrap_function): the body of
+ * _autowrap_check, run on every trace for math's ~50 functions. Each public callable of
+ * namespace whose id is in function_ids is replaced by its stand-in (stand_ins: id →
+ * (original, wrap_function(original)), made once), as _Patcher.patch does it: the stand-in
+ * is marked __fx_already_patched, a value already so marked stays, and undo gets one
+ * entry (an UndoBlock) that patch_undo turns back. */
+static gboolean
+glue_autowrap_patch (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                     FxValue *result, gpointer data)
+{
+  g_auto (FxValue) names = { 0 };
+  FxStr *mark = sc_intern_cstr ("__fx_already_patched");
+  FxValue yes = fx_value_bool (TRUE);
+  UndoBlock *undo;
+
+  if (n_args != 5 || args[0].kind != FX_VALUE_LIST || args[1].kind != FX_VALUE_DICT
+      || args[3].kind != FX_VALUE_DICT)
+    return sc_raise (S, SC_T_TYPE_ERROR,
+                     "autowrap_patch(undo, namespace, function_ids, stand_ins, wrap_function)");
+  if (!glue_autowrap_names (S, &args[1], 2, NULL, &names, data))
+    return FALSE;
+  undo = g_new0 (UndoBlock, 1);
+  fx_object_init (&undo->base, &undo_block_klass);
+  undo->namespace = fx_dict_ref (args[1].dict);
+  undo->pairs = g_array_new (FALSE, FALSE, sizeof (FxValue));
+  /* on the undo list first: what is patched is undone even if a later name fails */
+  fx_seq_append (args[0].seq, fx_value_take_object (&undo->base));
+  for (guint i = 0; i < names.seq->len; i++)
+    {
+      const FxValue *name = &names.seq->items[i];
+      FxValue *cur = fx_dict_get (args[1].dict, name);
+      FxValue original, id, *known, stand_in;
+      g_auto (FxValue) flag = { 0 };
+      gboolean patched = FALSE;
+      FxValue name_copy;
+      int r;
+
+      if (cur == NULL)
+        continue;
+      original = fx_value_copy (cur);
+      id = fx_value_int ((int64_t) (original.kind == FX_VALUE_OP ? (guintptr) original.op
+                                                                 : (guintptr) original.obj));
+      known = fx_dict_get (args[3].dict, &id);
+      if (known == NULL || known->kind != FX_VALUE_TUPLE || known->seq->len != 2
+          || known->seq->items[0].kind != original.kind
+          || (original.kind == FX_VALUE_OP ? known->seq->items[0].op != original.op
+                                           : known->seq->items[0].obj != original.obj))
+        {
+          FxSeq *pair = fx_seq_new (2);
+          pair->items[0] = fx_value_copy (&original);
+          if (!sc_call1 (S, &args[4], &original, &pair->items[1]))
+            {
+              fx_seq_unref (pair);
+              fx_value_clear (&original);
+              return FALSE;
+            }
+          fx_dict_set (args[3].dict, id, fx_value_take_tuple (pair));
+          known = fx_dict_get (args[3].dict, &id);
+        }
+      stand_in = fx_value_copy (&known->seq->items[1]);
+      /* Patcher.patch(namespace, name, stand_in) */
+      if (!sc_setattr (S, &stand_in, mark, &yes)
+          || (r = sc_getattr_opt (S, &original, mark, &flag)) < 0
+          || (r > 0 && !sc_truth (S, &flag, &patched)))
+        {
+          fx_value_clear (&stand_in);
+          fx_value_clear (&original);
+          return FALSE;
+        }
+      if (patched)
+        {
+          fx_value_clear (&stand_in);
+          fx_value_clear (&original);
+          continue;
+        }
+      name_copy = fx_value_copy (name);
+      g_array_append_val (undo->pairs, name_copy);
+      g_array_append_val (undo->pairs, original);
+      fx_dict_set (args[1].dict, fx_value_copy (name), stand_in);
+    }
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* patch_undo(undo, missing): _Patcher.__exit__'s loop — pops (owner, name, original,
+ * is_attr) entries (and autowrap_patch's blocks of them) from the end of undo and puts each
+ * original back (setattr for class attributes; a `missing` original deletes the dict
+ * entry). */
+static gboolean
+glue_patch_undo (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                 FxValue *result, gpointer data)
+{
+  FxSeq *undo;
+
+  if (n_args != 2 || args[0].kind != FX_VALUE_LIST)
+    return sc_raise (S, SC_T_TYPE_ERROR, "patch_undo(undo, missing)");
+  undo = args[0].seq;
+  while (undo->len > 0)
+    {
+      g_auto (FxValue) item = undo->items[undo->len - 1];
+      const FxValue *owner, *name, *original;
+      gboolean is_attr, ok;
+
+      undo->items[--undo->len] = fx_value_none ();
+      if (item.kind == FX_VALUE_OBJECT && item.obj->klass == &undo_block_klass)
+        {
+          UndoBlock *b = (UndoBlock *) item.obj;
+          for (guint i = b->pairs->len; i >= 2; i -= 2)
+            fx_dict_set (b->namespace, fx_value_copy (&g_array_index (b->pairs, FxValue, i - 2)),
+                         fx_value_copy (&g_array_index (b->pairs, FxValue, i - 1)));
+          continue;
+        }
+      if (item.kind != FX_VALUE_TUPLE || item.seq->len != 4 || item.seq->items[1].kind != FX_VALUE_STR
+          || !sc_truth (S, &item.seq->items[3], &is_attr))
+        return sc_raise (S, SC_T_TYPE_ERROR, "patch_undo: malformed entry");
+      owner = &item.seq->items[0];
+      name = &item.seq->items[1];
+      original = &item.seq->items[2];
+      if (is_attr)
+        ok = sc_setattr (S, owner, sc_intern (name->s->data, name->s->len), original);
+      else if (original->kind == FX_VALUE_OBJECT && args[1].kind == FX_VALUE_OBJECT
+               && original->obj == args[1].obj)
+        ok = sc_delitem (S, owner, name);
+      else
+        ok = sc_setitem (S, owner, name, original);
+      if (!ok)
+        return FALSE;
+    }
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ C tracer hooks */
+
+/* The C tracer of args[0] (a tracer) and the FxNode of args[1] (a proxy or a Node). */
+static gboolean
+hook_args (FxScript *S, TraceState *st, const FxValue *args, int n_args, const char *fname,
+           FxTracer **ct, FxNode **node)
+{
+  g_auto (FxValue) nv = { 0 };
+
+  if (n_args != 2)
+    return sc_raise (S, SC_T_TYPE_ERROR, "%s(tracer, proxy)", fname);
+  *ct = c_tracer_of (st, &args[0]);
+  *node = sc_fx_node_get (&args[1]);
+  if (*node == NULL && st->proxy_cls != NULL && sc_isinstance (S, &args[1], st->proxy_cls))
+    {
+      if (!instance_attr (S, &args[1], st->n_node, &nv))
+        return FALSE;
+      *node = sc_fx_node_get (&nv);
+    }
+  return TRUE;
+}
+
+/* c_node_created(tracer, node): TracerBase.create_node's call of the create_node hook. */
+static gboolean
+glue_c_node_created (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
+                     FxValue *result, gpointer data)
+{
+  if (n_args != 2)
+    return sc_raise (S, SC_T_TYPE_ERROR, "c_node_created(tracer, node)");
+  if (!c_node_created (S, c_tracer_of (data, &args[0]), &args[1]))
+    return FALSE;
+  *result = fx_value_none ();
+  return TRUE;
+}
+
+/* c_hook(name, tracer, proxy): the answer of the C tracer's to_bool (a bool), iter (the
+ * number of items) or keys (a list of str) hook about proxy; None when there is none. */
+static gboolean
+glue_c_hook (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
+             gpointer data)
+{
+  FxTracer *ct;
+  FxNode *node;
+  const char *which;
+
+  if (n_args != 3 || args[0].kind != FX_VALUE_STR)
+    return sc_raise (S, SC_T_TYPE_ERROR, "c_hook(name, tracer, proxy)");
+  if (!hook_args (S, data, args + 1, 2, "c_hook", &ct, &node))
+    return FALSE;
+  which = args[0].s->data;
+  *result = fx_value_none ();
+  if (ct == NULL || node == NULL)
+    return TRUE;
+  if (strcmp (which, "to_bool") == 0 && ct->klass->to_bool != NULL)
+    {
+      gboolean answer = FALSE;
+      if (ct->klass->to_bool (ct, node, &answer))
+        *result = fx_value_bool (answer);
+    }
+  else if (strcmp (which, "iter") == 0 && ct->klass->iter != NULL)
+    {
+      guint n = 0;
+      if (ct->klass->iter (ct, node, &n))
+        *result = fx_value_int (n);
+    }
+  else if (strcmp (which, "keys") == 0 && ct->klass->keys != NULL)
+    {
+      char **keys = NULL;
+      if (ct->klass->keys (ct, node, &keys))
+        {
+          FxSeq *list = fx_seq_new (0);
+          for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+            fx_seq_append (list, fx_value_str (keys[i]));
+          g_strfreev (keys);
+          *result = fx_value_take_list (list);
+        }
+    }
   return TRUE;
 }
 
@@ -852,6 +1341,11 @@ fx_tracer_natives_add (FxScriptModule *glue)
     { "module_getattr_wrapper", glue_module_getattr_wrapper, SC_NATIVE_FUNCTION },
     { "scan_modules", glue_scan_modules, SC_NATIVE_FUNCTION },
     { "autowrap_names", glue_autowrap_names, SC_NATIVE_FUNCTION },
+    { "autowrap_patch", glue_autowrap_patch, SC_NATIVE_FUNCTION },
+    { "autowrap_ids", glue_autowrap_ids, SC_NATIVE_FUNCTION },
+    { "c_node_created", glue_c_node_created, SC_NATIVE_FUNCTION },
+    { "c_hook", glue_c_hook, SC_NATIVE_FUNCTION },
+    { "patch_undo", glue_patch_undo, SC_NATIVE_FUNCTION },
     { "create_proxy", glue_create_proxy, SC_NATIVE_METHOD },
     { "create_arg", glue_create_arg, SC_NATIVE_METHOD },
     { "proxy_getattr", glue_proxy_getattr, SC_NATIVE_METHOD },
@@ -874,6 +1368,7 @@ fx_tracer_natives_add (FxScriptModule *glue)
   st->n_is_leaf_module = sc_intern_cstr ("is_leaf_module");
   st->n_getattr = sc_intern_cstr ("getattr");
   st->n_forward = sc_intern_cstr ("forward");
+  st->n_fx_c_tracer = sc_intern_cstr ("_fx_c_tracer");
   st->k_call_function = fx_value_str ("call_function");
   st->k_call_method = fx_value_str ("call_method");
   st->k_call_module = fx_value_str ("call_module");

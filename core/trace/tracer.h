@@ -11,13 +11,33 @@ G_BEGIN_DECLS
 typedef struct _FxTracer FxTracer;
 
 /* Hooks of a C tracer; NULL members keep torch.fx's behaviour. A script subclass overriding
- * the same hook still wins (its override is what 1.13 would call). */
+ * the same hook still wins (its override is what 1.13 would call). Together is_leaf_module
+ * and path_of_module decide what torch.fx's call_module does. */
 typedef struct {
   /* is_leaf_module(m, qualified_name): TRUE keeps the module a call_module node instead of
    * tracing through its forward. class_name / class_module: type(m).__name__ / __module__;
    * default_answer: what torch.fx's own is_leaf_module says. */
   gboolean (*is_leaf_module) (FxTracer *tracer, const char *class_name, const char *class_module,
                               const char *qualified_name, gboolean default_answer);
+  /* path_of_module(m): the qualified name a called submodule is known by (the call_module
+   * target, what is_leaf_module is asked with). default_path: torch.fx's answer. NULL keeps
+   * it; else a new string the tracer frees. */
+  char *(*path_of_module) (FxTracer *tracer, const char *class_name, const char *class_module,
+                           const char *default_path);
+  /* create_node: every node torch.fx's create_node makes (placeholders, get_attr, calls,
+   * output), right after it is in the graph; the hook may edit it (meta, args...). FALSE
+   * fails the trace with error (a RuntimeError when error is left NULL). */
+  gboolean (*create_node) (FxTracer *tracer, FxNode *node, GError **error);
+  /* to_bool(proxy): node's value used as a condition (if, while, bool()). TRUE with *answer:
+   * the trace takes that branch; FALSE keeps torch.fx's TraceError. */
+  gboolean (*to_bool) (FxTracer *tracer, FxNode *node, gboolean *answer);
+  /* iter(proxy): node's value iterated (for, *args). TRUE with *n_items: the iteration yields
+   * proxy[0] ... proxy[n_items - 1] (getitem nodes); FALSE keeps torch.fx's TraceError. */
+  gboolean (*iter) (FxTracer *tracer, FxNode *node, guint *n_items);
+  /* keys(proxy): node's value's keys (proxy.keys(), **proxy). TRUE with *keys (a
+   * NULL-terminated array the tracer frees with g_strfreev): those strings, so that **proxy
+   * yields proxy[key] nodes; FALSE keeps torch.fx's keys() call_method node. */
+  gboolean (*keys) (FxTracer *tracer, FxNode *node, char ***keys);
 } FxTracerClass;
 
 struct _FxTracer {

@@ -15,15 +15,24 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "core", "trace", "torchvision",
                       "models")
 REPEATS = 5
+# ResNet-50 takes about a millisecond here: the best of more runs filters out the noise of a
+# shared machine (both sides get the same number)
+RESNET_REPEATS = 30
 CHAINS = (1000, 2000, 5000, 10000)
 
 
-def best_time(fn):
+def best_time(fn, repeats=REPEATS):
     best = None
-    for _ in range(REPEATS + 1):   # the first run warms up
+    result = None
+    for _ in range(repeats + 1):   # the first run warms up
+        # the result before is freed after the timed part, not while `result` is rebound in
+        # it (CPython leaves most of a GraphModule to its cycle collector, which runs outside
+        # it too; fx frees when the last reference goes)
+        previous = result
         t0 = time.perf_counter()
         result = fn()
         t = time.perf_counter() - t0
+        previous = None
         best = t if best is None else min(best, t)
     return best, result
 
@@ -43,10 +52,10 @@ def measure():
     import resnet
     torch.manual_seed(0)
     model = resnet.resnet50()
-    seconds, gm = best_time(lambda: torch.fx.symbolic_trace(model))
+    seconds, gm = best_time(lambda: torch.fx.symbolic_trace(model), RESNET_REPEATS)
     print("resnet50", seconds, len(gm.graph.nodes))
     # Tracer.trace alone: symbolic_trace minus building the GraphModule (code generation)
-    seconds, graph = best_time(lambda: torch.fx.Tracer().trace(model))
+    seconds, graph = best_time(lambda: torch.fx.Tracer().trace(model), RESNET_REPEATS)
     print("resnet50/trace", seconds, len(graph.nodes))
     for n in CHAINS:
         f = chain(n)
@@ -63,7 +72,8 @@ def compare(fx):
         for line in out.splitlines():
             name, seconds, nodes = line.split()
             results.setdefault(name, {})[side] = (float(seconds), int(nodes))
-    print(f"symbolic_trace, best of {REPEATS}         torch.fx          fx   [torch.fx / fx]")
+    print(f"symbolic_trace, best of {RESNET_REPEATS} (resnet) / {REPEATS} (chains)"
+          "     torch.fx          fx   [torch.fx / fx]")
     for name, sides in results.items():
         t_torch, nodes = sides["torch.fx"]
         t_fx, _ = sides["fx"]

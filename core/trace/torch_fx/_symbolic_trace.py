@@ -94,14 +94,8 @@ class _Patcher:
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
-        while self.undo:
-            owner, name, original, is_attr = self.undo.pop()
-            if is_attr:
-                setattr(owner, name, original)
-            elif original is self._MISSING:
-                del owner[name]
-            else:
-                owner[name] = original
+        # pops each (owner, name, original, is_attr) and puts the original back (C, tracer.c)
+        _glue.patch_undo(self.undo, self._MISSING)
         self.visited.clear()
         return False
 
@@ -122,14 +116,10 @@ _autowrap_stand_ins = {}
 
 def _autowrap_check(patcher, namespace, function_ids):
     if patcher.visit_once(namespace):
-        # the names with public, callable values whose id is in function_ids (C, tracer.c)
-        for name in _glue.autowrap_names(namespace, function_ids):
-            original = namespace[name]
-            known = _autowrap_stand_ins.get(id(original))
-            if known is None or known[0] is not original:
-                known = (original, _wrap_function(original))
-                _autowrap_stand_ins[id(original)] = known
-            patcher.patch(namespace, name, known[1])
+        # each public callable whose id is in function_ids gets its stand-in, as
+        # patcher.patch(namespace, name, stand_in) would put it (C, tracer.c)
+        _glue.autowrap_patch(patcher.undo, namespace, function_ids, _autowrap_stand_ins,
+                             _wrap_function)
 
 
 def _assert_is_none(value, msg):
@@ -142,14 +132,8 @@ class Tracer(TracerBase):
     def __init__(self, autowrap_modules=(math,), autowrap_functions=(),
                  param_shapes_constant=False):
         super().__init__()
-        ids = set()
-        for module in autowrap_modules:
-            for name, value in module.__dict__.items():
-                if not name.startswith('_') and callable(value):
-                    ids.add(id(value))
-        for fn in autowrap_functions:
-            ids.add(id(fn))
-        self._autowrap_function_ids = ids
+        # ids of the modules' public callables and of the functions (C, tracer.c)
+        self._autowrap_function_ids = _glue.autowrap_ids(autowrap_modules, autowrap_functions)
         self._autowrap_search = list(autowrap_modules)
         self.param_shapes_constant = param_shapes_constant
         self.submodule_paths = None

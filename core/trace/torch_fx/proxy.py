@@ -33,9 +33,14 @@ class TracerBase:
     trace_asserts = False
     proxy_buffer_attributes = False
     traced_func_name = "forward"
+    # a C tracer's hooks (core/trace/tracer.h), set by fx_tracer_trace_file
+    _fx_c_tracer = None
 
     def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
-        return self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        node = self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        if self._fx_c_tracer is not None:
+            _glue.c_node_created(self, node)
+        return node
 
     def proxy(self, node):
         return Proxy(node, self)
@@ -77,9 +82,17 @@ class TracerBase:
         raise NotImplementedError(f"argument of type: {type(a)}")
 
     def to_bool(self, obj):
+        if self._fx_c_tracer is not None:
+            answer = _glue.c_hook('to_bool', self, obj)
+            if answer is not None:
+                return answer
         raise TraceError('symbolically traced variables cannot be used as inputs to control flow')
 
     def iter(self, obj):
+        if self._fx_c_tracer is not None:
+            count = _glue.c_hook('iter', self, obj)
+            if count is not None:
+                return iter([obj[i] for i in range(count)])
         raise TraceError('Proxy object cannot be iterated. This can be attempted when the Proxy '
                          'is used in a loop or as a *args or **kwargs function argument. See the '
                          'torch.fx docs on pytorch.org for a more detailed explanation of what '
@@ -87,6 +100,10 @@ class TracerBase:
                          'for help troubleshooting Proxy iteration errors')
 
     def keys(self, obj):
+        if self._fx_c_tracer is not None:
+            keys = _glue.c_hook('keys', self, obj)
+            if keys is not None:
+                return keys
         return Attribute(obj, 'keys')()
 
 
