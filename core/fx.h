@@ -12,6 +12,7 @@
 #include "tensor/blas.h"
 #include "tensor/linalg.h"
 #include "tensor/conv.h"
+#include "tensor/winograd.h"
 #include "tensor/nn.h"
 #include "tensor/shape.h"
 #include "tensor/index.h"

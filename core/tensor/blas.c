@@ -232,8 +232,19 @@ load_openblas (void)
        * after, so that child processes see what the user set. */
       if (forced != NULL)
         g_setenv ("OPENBLAS_CORETYPE", forced, TRUE);
+      /* OpenBLAS always runs single-threaded under libfx (see set_num_threads()): without a
+       * thread count of the user's, it is loaded with one, so that it starts no workers —
+       * they would spin in sched_yield() for their first ~0.1 s, taking a core. */
+      gboolean one_thread = env_threads ("OPENBLAS_NUM_THREADS") == 0
+                            && env_threads ("GOTO_NUM_THREADS") == 0
+                            && env_threads ("OMP_NUM_THREADS") == 0
+                            && g_getenv ("OPENBLAS_NUM_THREADS") == NULL;
+      if (one_thread)
+        g_setenv ("OPENBLAS_NUM_THREADS", "1", TRUE);
       for (guint i = 0; i < G_N_ELEMENTS (names) && handle == NULL; i++)
         handle = dlopen (names[i], RTLD_NOW | RTLD_LOCAL);
+      if (one_thread)
+        g_unsetenv ("OPENBLAS_NUM_THREADS");
       if (saved != NULL)
         g_setenv ("OPENBLAS_CORETYPE", saved, TRUE);
       else
@@ -326,10 +337,12 @@ set_num_threads (int n)
   g_mutex_lock (&single.lock);
   if (blas.set_num_threads != NULL)
     {
-      blas.set_num_threads (n);
-      /* OpenBLAS caps at the thread count it was built for. */
-      if (blas.get_num_threads != NULL)
-        n = MAX (blas.get_num_threads (), 1);
+      /* The cap of OpenBLAS's build (its MAX_THREADS), read from its configuration rather
+       * than by asking it for n threads, which would start workers that then spin. */
+      const char *config = blas.get_config ? blas.get_config () : NULL;
+      const char *max = config ? strstr (config, "MAX_THREADS=") : NULL;
+      if (max != NULL && atoi (max + strlen ("MAX_THREADS=")) > 0)
+        n = MIN (n, atoi (max + strlen ("MAX_THREADS=")));
       /* OpenBLAS itself always runs on the calling thread: fx_sgemm() and friends split big
        * products over libfx's pool instead. Two pools on two cores fought: after each
        * threaded call OpenBLAS's workers spin in sched_yield() for a long while, taking a
@@ -484,6 +497,159 @@ split_plan (int64_t m, int64_t n, double flops, gboolean *by_cols, int64_t *bloc
 
 DEFINE_GEMM (sgemm, float, sgemm_fallback, sgemm)
 DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
+
+/* ---- fx_sgemm_stream: C = A·B without packing A (AVX-512) ----
+ * A register tile is STREAM_MR rows × up to 64 columns of C (up to 24 accumulators of 16
+ * floats); for each k it loads the vectors of B's row k and broadcasts one element of each
+ * of the MR rows of A. B is walked in panels of STREAM_KC rows × 64 columns (32 KiB, in L1)
+ * that every row tile reuses; A streams through once per 64 columns. Columns past n are
+ * masked; but a product of at most 64 columns whose last vector would hold one or two
+ * (ResNet's 7×7 images: 49 columns) gets those as dot products with A's rows instead,
+ * while they are in L1, rather than a quarter of the multiplications spent on padding. */
+
+#define STREAM_MR 6
+#define STREAM_KC 128
+#define STREAM_MAX_DOTS 2
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
+stream_tile (const int mr, const int nv, int64_t kc, const float *a, int64_t lda,
+             const float *b, int64_t ldb, float *c, int64_t ldc, const __mmask16 *masks,
+             gboolean accumulate, const float *dots, int64_t ld_dots, int n_dots, float *cd)
+{
+  __m512 acc[STREAM_MR][4];
+  for (int i = 0; i < mr; i++)
+    for (int v = 0; v < nv; v++)
+      acc[i][v] = accumulate ? _mm512_maskz_loadu_ps (masks[v], c + i * ldc + 16 * v)
+                             : _mm512_setzero_ps ();
+  for (int64_t k = 0; k < kc; k++)
+    {
+      __m512 bv[4];
+      for (int v = 0; v < nv; v++)
+        bv[v] = _mm512_maskz_loadu_ps (masks[v], b + k * ldb + 16 * v);
+      for (int i = 0; i < mr; i++)
+        {
+          __m512 av = _mm512_set1_ps (a[i * lda + k]);
+          for (int v = 0; v < nv; v++)
+            acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);
+        }
+    }
+  for (int i = 0; i < mr; i++)
+    for (int v = 0; v < nv; v++)
+      _mm512_mask_storeu_ps (c + i * ldc + 16 * v, masks[v], acc[i][v]);
+  /* the dot-product columns: cd[i·ldc + r] (+)= A's row i · dots[r] over this panel's k */
+  for (int r = 0; r < n_dots; r++)
+    for (int i = 0; i < mr; i++)
+      {
+        __m512 s = _mm512_setzero_ps ();
+        int64_t k = 0;
+        for (; k + 16 <= kc; k += 16)
+          s = _mm512_fmadd_ps (_mm512_loadu_ps (a + i * lda + k),
+                               _mm512_loadu_ps (dots + r * ld_dots + k), s);
+        float t = _mm512_reduce_add_ps (s);
+        for (; k < kc; k++)
+          t += a[i * lda + k] * dots[r * ld_dots + k];
+        cd[i * ldc + r] = accumulate ? cd[i * ldc + r] + t : t;
+      }
+}
+
+#define STREAM_TILE_CASE(mr, nv)                                                            \
+  case (mr) * 8 + (nv):                                                                     \
+    stream_tile ((mr), (nv), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k, n_dots,   \
+                 cp + nd0);                                                                 \
+    break;
+#define STREAM_TILE_CASES(mr) STREAM_TILE_CASE (mr, 1) STREAM_TILE_CASE (mr, 2)              \
+  STREAM_TILE_CASE (mr, 3) STREAM_TILE_CASE (mr, 4)
+
+__attribute__ ((target ("avx512f"))) static void
+sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                     const float *b, int64_t ldb, float *c, int64_t ldc)
+{
+  int n_dots = 0;
+  float *dots = NULL;
+  if (n <= 64 && n % 16 >= 1 && n % 16 <= STREAM_MAX_DOTS && n > 16)
+    {
+      /* B's last columns, gathered contiguous for the dot products */
+      n_dots = (int) (n % 16);
+      n -= n_dots;
+      dots = g_new (float, n_dots * k);
+      for (int r = 0; r < n_dots; r++)
+        for (int64_t p = 0; p < k; p++)
+          dots[r * k + p] = b[p * ldb + n + r];
+    }
+  for (int64_t n0 = 0; n0 < n; n0 += 64)
+    {
+      __mmask16 masks[4];
+      for (int v = 0; v < 4; v++)
+        {
+          int64_t left = n - n0 - 16 * v;
+          masks[v] = left >= 16 ? (__mmask16) 0xffff
+                     : left <= 0 ? (__mmask16) 0 : (__mmask16) ((1u << left) - 1);
+        }
+      int nv = (int) MIN ((int64_t) 4, (n - n0 + 15) / 16);
+      /* the dot-product columns ride along with the (only) panel */
+      int64_t nd0 = n - n0;
+      for (int64_t k0 = 0; k0 < k; k0 += STREAM_KC)
+        {
+          int64_t kc = MIN ((int64_t) STREAM_KC, k - k0);
+          const float *bp = b + k0 * ldb + n0, *dp = dots ? dots + k0 : NULL;
+          for (int64_t m0 = 0; m0 < m; m0 += STREAM_MR)
+            {
+              const float *ap = a + m0 * lda + k0;
+              float *cp = c + m0 * ldc + n0;
+              switch ((int) MIN ((int64_t) STREAM_MR, m - m0) * 8 + nv)
+                {
+                STREAM_TILE_CASES (6)
+                STREAM_TILE_CASES (5)
+                STREAM_TILE_CASES (4)
+                STREAM_TILE_CASES (3)
+                STREAM_TILE_CASES (2)
+                STREAM_TILE_CASES (1)
+                default:
+                  g_assert_not_reached ();
+                }
+            }
+        }
+    }
+  g_free (dots);
+}
+#endif
+
+gboolean
+fx_sgemm_stream_native (void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  static atomic_int native = -1;   /* racing threads store the same answer */
+  int v = atomic_load (&native);
+  if (v < 0)
+    {
+      __builtin_cpu_init ();
+      v = __builtin_cpu_supports ("avx512f") ? 1 : 0;
+      atomic_store (&native, v);
+    }
+  return v == 1;
+#else
+  return FALSE;
+#endif
+}
+
+void
+fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b,
+                 int64_t ldb, float *c, int64_t ldc)
+{
+  if (m <= 0 || n <= 0)
+    return;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (k > 0 && fx_sgemm_stream_native ())
+    {
+      sgemm_stream_avx512 (m, n, k, a, lda, b, ldb, c, ldc);
+      return;
+    }
+#endif
+  fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
+}
 
 #define DEFINE_GEMV_FALLBACK(name, T)                                                       \
   static void                                                                               \

@@ -44,6 +44,16 @@ void         fx_sgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n,
 void         fx_dgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n, int64_t k,
                        double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
                        double beta, double *c, int64_t ldc);
+/* C[m,n] = A[m,k] · B[k,n], all row-major, on the calling thread, without packing A: each
+ * element of A is read once per 64 columns of C and broadcast against rows of B. For the
+ * convolutions' products, whose A (the weights) is big and used against few columns, where
+ * a packing gemm spends as long copying A as multiplying. Uses AVX-512 when the CPU has it,
+ * else it is fx_sgemm (beta 0). */
+void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                              const float *b, int64_t ldb, float *c, int64_t ldc);
+/* TRUE when fx_sgemm_stream has its own kernel on this CPU (else it is plain fx_sgemm). */
+gboolean     fx_sgemm_stream_native (void);
+
 /* y[m] = alpha * op(A) x + beta * y with A row-major m×n (trans: A^T, y has n entries);
  * x and y are strided (incx, incy > 0). */
 void         fx_sgemv (gboolean trans, int64_t m, int64_t n, float alpha, const float *a,

@@ -1,5 +1,6 @@
-/* conv.h: convolutions (conv1d/conv2d, transposed too) by im2col + gemm, and pooling
- * (max, average, adaptive; 1-d and 2-d), with PyTorch 1.13's shape rules and messages. */
+/* conv.h: convolutions (conv1d/conv2d, transposed too) by im2col + gemm or Winograd, and
+ * pooling (max, average, adaptive; 1-d and 2-d), with PyTorch 1.13's shape rules and
+ * messages. */
 #pragma once
 
 #include <glib.h>

@@ -1,6 +1,8 @@
 /* bench-conv.c: every distinct conv layer of ResNet-18 at batch 1 (224×224 input), timed in
  * libfx and — through bench_conv_torch.py, in the same run — in PyTorch with two threads;
- * prints per-layer times, GFLOPS, % of the machine's sgemm peak and the ratio to PyTorch. */
+ * prints per-layer times, GFLOPS, % of the machine's sgemm peak and the ratio to PyTorch,
+ * and for 3×3 stride-1 layers each algorithm forced (im2col + gemm, Winograd F(2×2) and
+ * F(4×4)) next to the one libfx's cost model picks. GFLOPS count direct-convolution work. */
 #include <fx.h>
 #include <stdlib.h>
 #include "bench-common.h"
@@ -120,7 +122,9 @@ main (int argc, char **argv)
   BenchPeak peak = bench_peak (threads);
   bench_print_peak (&peak);
 
-  double fx_ms[N_LAYERS];
+  /* [layer][algorithm]: the cost model's pick, then im2col, F(2x2), F(4x4) forced */
+  static const int algos[] = { -1, 0, 2, 4 };
+  double fx_ms[N_LAYERS], algo_ms[N_LAYERS][4];
   for (guint i = 0; i < N_LAYERS; i++)
     {
       const Layer *l = &layers[i];
@@ -129,7 +133,17 @@ main (int argc, char **argv)
       fx_conv_params_init (&c.p);
       c.p.stride[0] = l->stride;
       c.p.padding[0] = l->pad;
-      fx_ms[i] = bench_best (run_conv, &c, min_seconds, 5) * 1e3;
+      gboolean winograd = l->k == 3 && l->stride == 1;
+      for (guint a = 0; a < G_N_ELEMENTS (algos); a++)
+        {
+          algo_ms[i][a] = 0;
+          if (a > 0 && !winograd)
+            continue;
+          fx_winograd_force (algos[a]);
+          algo_ms[i][a] = bench_best (run_conv, &c, min_seconds, 5) * 1e3;
+        }
+      fx_winograd_force (-1);
+      fx_ms[i] = algo_ms[i][0];
       fx_tensor_unref (c.x);
       fx_tensor_unref (c.w);
     }
@@ -170,6 +184,13 @@ main (int argc, char **argv)
             torch_total / fx_total);
   printf ("\n(speed = PyTorch time / libfx time: above 1 means libfx is faster)\n");
   printf ("layers below 50%% of the sgemm peak: %d of %u\n", below, (guint) N_LAYERS);
+
+  printf ("\n3x3 stride-1 layers by algorithm (ms; picked: what libfx chose)\n");
+  printf ("%-12s %9s %9s %9s %9s\n", "layer", "picked", "im2col", "F(2x2)", "F(4x4)");
+  for (guint i = 0; i < N_LAYERS; i++)
+    if (algo_ms[i][1] > 0)
+      printf ("%-12s %9.3f %9.3f %9.3f %9.3f\n", layers[i].name, algo_ms[i][0],
+              algo_ms[i][1], algo_ms[i][2], algo_ms[i][3]);
   if (torch)
     g_hash_table_unref (torch);
   g_free (why);

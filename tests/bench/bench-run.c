@@ -2,7 +2,8 @@
  * the same run (bench_run_torch.py): per-node overhead on a chain of tiny adds (vs
  * torch.fx.Interpreter and the compiled GraphModule), ResNet-18 / ResNet-50 forward at batch
  * 1, 224x224 (vs eager PyTorch; with conv→bn→relu fusion off and on, wall and CPU time),
- * the peak memory a forward adds, and where the time goes. */
+ * the peak memory a forward adds, the forward without Winograd convolutions, and where the
+ * time goes. */
 #include "fx.h"
 #include "trace/trace.h"
 #include "bench-common.h"
@@ -325,6 +326,12 @@ bench_resnet (const char *dir, const char *name, GHashTable *py)
           cpu_plain / cpu_on);
   printf ("  peak memory added by a forward: fx %.1f MB   torch %.1f MB   [torch/fx x%.2f]\n",
           peak / 1024.0, tpeak / 1024.0, tpeak / peak);
+  /* The same fused forward with every convolution on im2col + gemm: what Winograd brings. */
+  fx_winograd_force (0);
+  double no_winograd = bench_best (run_plan, &c, min_seconds, 3) * 1e3;
+  fx_winograd_force (-1);
+  printf ("  3x3 stride-1 convolutions on im2col + gemm instead of Winograd: %.2f ms "
+          "[Winograd x%.2f]\n", no_winograd, no_winograd / t);
   fx_exec_plan_set_fusion (plan, FALSE);
   fx_exec_plan_set_profiling (plan, TRUE);
   run_plan (&c);

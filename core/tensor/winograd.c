@@ -1,0 +1,848 @@
+/* winograd.c: 3×3 stride-1 float32 convolutions by Winograd's F(m×m, 3×3), m = 2 or 4.
+ * Each α×α input tile (α = m + 2) and each 3×3 filter go to the transform domain, where the
+ * convolution is α² independent products [O×C]·[C×tiles] (one sgemm each), and each output
+ * tile comes back through the inverse transform with bias and conv2d_fused's epilogue.
+ * F(4×4) needs 36 multiplications per 16 outputs instead of 144 (F(2×2): 16 per 4 instead
+ * of 36); the price is the transforms and a larger rounding error (see test-conv-winograd.c).
+ *
+ * Tiles are handled LANES at a time in vectors (GCC vector extensions), compiled three times:
+ * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. */
+#include "tensor/winograd.h"
+
+#include <string.h>
+#include <stdatomic.h>
+#include "tensor/blas.h"
+
+#define LANES 16
+typedef float v16 __attribute__ ((vector_size (LANES * sizeof (float))));
+/* unaligned, aliasing float memory */
+typedef float v16u __attribute__ ((vector_size (LANES * sizeof (float)), aligned (4),
+                                   may_alias));
+#define LD(p) (*(const v16u *) (p))
+#define ST(p, v) (*(v16u *) (p) = (v))
+
+#define MAX_ALPHA 6
+
+typedef struct {
+  const FxWinogradShape *s;
+  int m, alpha, P;           /* P = α² transform-domain points */
+  int64_t th, tw;            /* tiles per image: th rows × tw columns */
+  int64_t rpb, nb;           /* tile rows per block, blocks per image */
+  int64_t ld;                /* row stride of V and M: rpb·tw tiles + LANES of slack */
+  int64_t row_floats;        /* length of input_body's row buffers */
+  const float *in, *weight, *bias;
+  float *out;
+  const FxConvEpilogue *ep;
+  float *U;                  /* transformed weights [P][O][C] */
+  int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
+  guint64 call;              /* slice mode: this call's number */
+} WinoJob;
+
+/* ------------------------------------------------------------------------------------------
+ * The 1-d transforms, on vectors of LANES independent values
+ * ------------------------------------------------------------------------------------------ */
+
+/* Input: α values d[0..α) → α values w[0..α) (B^T d). */
+#define IN_TF4(d, w)                                                                        \
+  do {                                                                                      \
+    (w)[0] = (d)[0] * 4.f - (d)[2] * 5.f + (d)[4];                                           \
+    (w)[1] = ((d)[3] + (d)[4]) - ((d)[1] + (d)[2]) * 4.f;                                    \
+    (w)[2] = ((d)[4] - (d)[3]) + ((d)[1] - (d)[2]) * 4.f;                                    \
+    (w)[3] = ((d)[4] - (d)[2]) + ((d)[3] - (d)[1]) * 2.f;                                    \
+    (w)[4] = ((d)[4] - (d)[2]) - ((d)[3] - (d)[1]) * 2.f;                                    \
+    (w)[5] = (d)[1] * 4.f - (d)[3] * 5.f + (d)[5];                                           \
+  } while (0)
+#define IN_TF2(d, w)                                                                        \
+  do {                                                                                      \
+    (w)[0] = (d)[0] - (d)[2];                                                               \
+    (w)[1] = (d)[1] + (d)[2];                                                               \
+    (w)[2] = (d)[2] - (d)[1];                                                               \
+    (w)[3] = (d)[1] - (d)[3];                                                               \
+  } while (0)
+
+/* Output: α values → m values (A^T x). */
+#define OUT_TF4(x, y)                                                                       \
+  do {                                                                                      \
+    v16 a_ = (x)[1] + (x)[2], b_ = (x)[1] - (x)[2];                                         \
+    v16 c_ = (x)[3] + (x)[4], d_ = (x)[3] - (x)[4];                                         \
+    (y)[0] = (x)[0] + a_ + c_;                                                              \
+    (y)[1] = b_ + d_ * 2.f;                                                                 \
+    (y)[2] = a_ + c_ * 4.f;                                                                 \
+    (y)[3] = b_ + d_ * 8.f + (x)[5];                                                        \
+  } while (0)
+#define OUT_TF2(x, y)                                                                       \
+  do {                                                                                      \
+    (y)[0] = (x)[0] + (x)[1] + (x)[2];                                                      \
+    (y)[1] = (x)[1] - (x)[2] - (x)[3];                                                      \
+  } while (0)
+
+/* Filter: 3 values → α values (G g). */
+#define W_TF4(g, u)                                                                         \
+  do {                                                                                      \
+    v16 s_ = (g)[0] + (g)[2];                                                               \
+    v16 t_ = (g)[0] * (1.f / 24) + (g)[2] * (1.f / 6);                                      \
+    (u)[0] = (g)[0] * 0.25f;                                                                \
+    (u)[1] = (s_ + (g)[1]) * (-1.f / 6);                                                    \
+    (u)[2] = (s_ - (g)[1]) * (-1.f / 6);                                                    \
+    (u)[3] = t_ + (g)[1] * (1.f / 12);                                                      \
+    (u)[4] = t_ - (g)[1] * (1.f / 12);                                                      \
+    (u)[5] = (g)[2];                                                                        \
+  } while (0)
+#define W_TF2(g, u)                                                                         \
+  do {                                                                                      \
+    v16 s_ = (g)[0] + (g)[2];                                                               \
+    (u)[0] = (g)[0];                                                                        \
+    (u)[1] = (s_ + (g)[1]) * 0.5f;                                                          \
+    (u)[2] = (s_ - (g)[1]) * 0.5f;                                                          \
+    (u)[3] = (g)[2];                                                                        \
+  } while (0)
+
+/* The transform down the columns: dst[i][k] = TF(src[0..n_in)[k])[i] for i < n_out, k < ncols
+ * (TF4 when α is 6, else TF2). The second pass of each 2-d transform is TF on dst's rows. */
+#define DOWN_COLUMNS(src, dst, n_in, n_out, ncols, a, TF4, TF2)                              \
+  for (int k_ = 0; k_ < (ncols); k_++)                                                      \
+    {                                                                                       \
+      v16 col_[MAX_ALPHA], res_[MAX_ALPHA];                                                 \
+      for (int i_ = 0; i_ < (n_in); i_++)                                                   \
+        col_[i_] = (src)[i_][k_];                                                           \
+      if ((a) == 6)                                                                         \
+        TF4 (col_, res_);                                                                   \
+      else                                                                                  \
+        TF2 (col_, res_);                                                                   \
+      for (int i_ = 0; i_ < (n_out); i_++)                                                  \
+        (dst)[i_][k_] = res_[i_];                                                           \
+    }
+
+/* ------------------------------------------------------------------------------------------
+ * Kernels: bodies inlined into one function per instruction set
+ * ------------------------------------------------------------------------------------------ */
+
+#define ALWAYS_INLINE static inline __attribute__ ((always_inline))
+
+/* Filters of the flat (o, c) pairs [p0, p1) → U[ξ][o][c], LANES pairs at a time. */
+ALWAYS_INLINE void
+weight_body (const WinoJob *j, int64_t p0, int64_t p1, const int a)
+{
+  int64_t oc = j->s->o * j->s->c;
+  float gbuf[9][LANES] __attribute__ ((aligned (64)));
+  for (int64_t p = p0; p < p1; p += LANES)
+    {
+      int nv = (int) MIN ((int64_t) LANES, p1 - p);
+      for (int l = 0; l < LANES; l++)
+        for (int k = 0; k < 9; k++)
+          gbuf[k][l] = l < nv ? j->weight[(p + l) * 9 + k] : 0.f;
+      v16 g[3][3], t[MAX_ALPHA][3], u[MAX_ALPHA][MAX_ALPHA];
+      for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 3; s++)
+          g[r][s] = LD (gbuf[r * 3 + s]);
+      /* t = G g (column by column), then u = t G^T (row by row) */
+      DOWN_COLUMNS (g, t, 3, a, 3, a, W_TF4, W_TF2);
+      for (int i = 0; i < a; i++)
+        {
+          if (a == 6)
+            W_TF4 (t[i], u[i]);
+          else
+            W_TF2 (t[i], u[i]);
+        }
+      for (int i = 0; i < a; i++)
+        for (int k = 0; k < a; k++)
+          {
+            float *dst = j->U + (i * a + k) * oc + p;
+            if (nv == LANES)
+              ST (dst, u[i][k]);
+            else
+              {
+                float tmp[LANES] __attribute__ ((aligned (64)));
+                ST (tmp, u[i][k]);
+                memcpy (dst, tmp, sizeof (float) * nv);
+              }
+          }
+    }
+}
+
+/* Lane shuffles: __builtin_shuffle picks from the 32 lanes of two vectors (one vpermt2ps
+ * on AVX-512). */
+typedef int32_t v16i __attribute__ ((vector_size (LANES * sizeof (int32_t))));
+#define SHUF(a, b, ...) __builtin_shuffle ((a), (b), (v16i) { __VA_ARGS__ })
+#define EVENS 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define ODDS 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+/* v moved down one lane, s entering at the top */
+#define NEXT(v, s) SHUF ((v), (v16) { (s) }, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+#define ZIP_LO 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
+#define ZIP_HI 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
+#define PAIRS_LO 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23
+#define PAIRS_HI 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31
+
+/* memcpy for the short rows here (tens of floats), where the call costs more than the copy. */
+ALWAYS_INLINE void
+copy_floats (float *dst, const float *src, int64_t n)
+{
+  int64_t x = 0;
+  for (; x + LANES <= n; x += LANES)
+    ST (dst + x, LD (src + x));
+  for (; x < n; x++)
+    dst[x] = src[x];
+}
+
+/* Tile rows [r0, r1) of image n, those of block blk. */
+static inline void
+block_rows (const WinoJob *j, int64_t blk, int64_t *n, int64_t *r0, int64_t *r1)
+{
+  *n = blk / j->nb;
+  *r0 = (blk % j->nb) * j->rpb;
+  *r1 = MIN (*r0 + j->rpb, j->th);
+}
+
+/* q[k][lane] = src[m·lane + k] for k < α: the 16 tiles' values at tile column k, pulled
+ * out of a combined row by lane shuffles (a 4- or 2-way deinterleave, then shifts). */
+#define PULL_TILES(src, q, a)                                                               \
+  do {                                                                                      \
+    const float *s_ = (src);                                                                \
+    if ((a) == 6)                                                                           \
+      {                                                                                     \
+        v16 e01_ = SHUF (LD (s_), LD (s_ + 16), EVENS);                                     \
+        v16 o01_ = SHUF (LD (s_), LD (s_ + 16), ODDS);                                      \
+        v16 e23_ = SHUF (LD (s_ + 32), LD (s_ + 48), EVENS);                                \
+        v16 o23_ = SHUF (LD (s_ + 32), LD (s_ + 48), ODDS);                                 \
+        (q)[0] = SHUF (e01_, e23_, EVENS);                                                  \
+        (q)[2] = SHUF (e01_, e23_, ODDS);                                                   \
+        (q)[1] = SHUF (o01_, o23_, EVENS);                                                  \
+        (q)[3] = SHUF (o01_, o23_, ODDS);                                                   \
+        (q)[4] = NEXT ((q)[0], s_[64]);                                                     \
+        (q)[5] = NEXT ((q)[1], s_[65]);                                                     \
+      }                                                                                     \
+    else                                                                                    \
+      {                                                                                     \
+        (q)[0] = SHUF (LD (s_), LD (s_ + 16), EVENS);                                       \
+        (q)[1] = SHUF (LD (s_), LD (s_ + 16), ODDS);                                        \
+        (q)[2] = NEXT ((q)[0], s_[32]);                                                     \
+        (q)[3] = NEXT ((q)[1], s_[33]);                                                     \
+      }                                                                                     \
+  } while (0)
+
+/* Input channels [c0, c1) of block blk → V [P][C][ld]. Each channel's rows that the block
+ * reads are copied into a zero-padded plane (its borders are zeroed once per call and never
+ * written again: copying rows with their padding, α per tile row, cost more than the
+ * transform). Then one tile row at a time: the α rows it covers are combined down the
+ * rows (B^T, contiguous vectors along x), the values at x = m·tx + k are pulled out for
+ * 16 tiles tx by lane shuffles and combined along x (B), leaving each point's 16 tiles in
+ * one vector. */
+ALWAYS_INLINE void
+input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, float *rows,
+            const int a)
+{
+  const FxWinogradShape *s = j->s;
+  const int m = a - 2;
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  int64_t width = j->row_floats;   /* ≥ m·(groups of 16 tiles)·16 + 16, ≥ w + 2 pw */
+  int64_t prow0 = r0 * m, prow1 = (r1 - 1) * m + a;   /* padded rows the block reads */
+  float *comb = rows, *pad = rows + 2 * a * width;   /* padded row p: pad[(p - prow0)·width] */
+  memset (pad, 0, sizeof (float) * (prow1 - prow0) * width);
+  /* Only the columns tiles read are combined (x < m·tw + 2); the rest of comb stays zero,
+   * for the lanes past the last tile to read. */
+  int64_t comb_width = (j->tw * m + 2 + LANES - 1) / LANES * LANES;
+  memset (comb, 0, sizeof (float) * 2 * a * width);
+  int64_t y_lo = MAX (prow0 - s->ph, (int64_t) 0), y_hi = MIN (prow1 - s->ph, s->h);
+  /* Narrow images (8 tiles a row or fewer): one vector takes the tiles of two tile rows,
+   * lanes [0, tw) from the first and the rest from the second, so that they follow each
+   * other as in V. */
+  const int64_t rows_per_vector = j->tw <= LANES / 2 ? 2 : 1;
+  v16i merge;
+  for (int l = 0; l < LANES; l++)
+    merge[l] = l < j->tw ? l : LANES + l - (int) j->tw;
+  for (int64_t c = c0; c < c1; c++)
+    {
+      const float *plane = j->in + (n * s->c + c) * s->h * s->w;
+      for (int64_t y = y_lo; y < y_hi; y++)
+        copy_floats (pad + (y + s->ph - prow0) * width + s->pw, plane + y * s->w, s->w);
+      for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
+        {
+          /* the α rows of tile row ty (and ty + 1) combined down the rows */
+          for (int64_t q = 0; q < rows_per_vector && ty + q < r1; q++)
+            for (int64_t x = 0; x < comb_width; x += LANES)
+              {
+                v16 d[MAX_ALPHA], w[MAX_ALPHA];
+                for (int r = 0; r < a; r++)
+                  d[r] = LD (pad + ((ty + q) * m + r - prow0) * width + x);
+                if (a == 6)
+                  IN_TF4 (d, w);
+                else
+                  IN_TF2 (d, w);
+                for (int i = 0; i < a; i++)
+                  ST (comb + (q * a + i) * width + x, w[i]);
+              }
+          /* a lone last row: the second row's lanes are garbage that land in the slack */
+          const float *comb2 = ty + 1 < r1 ? comb + a * width : comb;
+          float *vrow = V + c * j->ld + (ty - r0) * j->tw;
+          for (int64_t tx = 0; tx < j->tw; tx += LANES)
+            for (int i = 0; i < a; i++)
+              {
+                v16 qv[MAX_ALPHA], res[MAX_ALPHA];
+                PULL_TILES (comb + i * width + tx * m, qv, a);
+                if (rows_per_vector == 2)
+                  {
+                    v16 q2[MAX_ALPHA];
+                    PULL_TILES (comb2 + i * width, q2, a);
+                    for (int k = 0; k < a; k++)
+                      qv[k] = __builtin_shuffle (qv[k], q2[k], merge);
+                  }
+                if (a == 6)
+                  IN_TF4 (qv, res);
+                else
+                  IN_TF2 (qv, res);
+                /* lanes past the row's last tile land on the next row's tiles, written
+                 * after this, or on the padding at the end of the (point, channel) row */
+                for (int k = 0; k < a; k++)
+                  ST (vrow + (i * a + k) * s->c * j->ld + tx, res[k]);
+              }
+        }
+    }
+}
+
+/* v * scale + shift, then relu: kept out of line so that it is the same float arithmetic
+ * as batch_norm's and relu's own kernels (conv2d_fused's promise) whatever the caller's
+ * instruction set. */
+static void __attribute__ ((noinline))
+epilogue_block (float *y, int64_t count, float scale, float shift, gboolean relu)
+{
+  for (int64_t i = 0; i < count; i++)
+    {
+      float v = y[i] * scale + shift;
+      y[i] = relu && v < 0 ? 0.f : v;
+    }
+}
+
+/* Output channels [o0, o1) of block blk: M [P][O][ld] → the output planes. Each group of
+ * 16 tiles of a tile row comes back as m vectors per output row, interleaved by lane
+ * shuffles into m·16 consecutive outputs. */
+ALWAYS_INLINE void
+output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M,
+             const int a)
+{
+  const FxWinogradShape *s = j->s;
+  const int m = a - 2;
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  float line[4][4 * LANES] __attribute__ ((aligned (64)));
+  /* Narrow images (8 tiles a row or fewer: ResNet's 28×28 and 14×14 layers): a vector of
+   * tiles spans two tile rows, and its interleaved line holds both rows' outputs. */
+  const int64_t rows_per_vector = j->tw <= LANES / 2 ? 2 : 1;
+  for (int64_t o = o0; o < o1; o++)
+    {
+      float *plane = j->out + (n * s->o + o) * s->oh * s->ow;
+      float bias = j->bias ? j->bias[o] : 0.f;
+      for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
+        for (int64_t tx = 0; tx < j->tw; tx += LANES)
+          {
+            const float *mrow = M + o * j->ld + (ty - r0) * j->tw + tx;
+            v16 x[MAX_ALPHA][MAX_ALPHA], t[4][MAX_ALPHA];
+            for (int i = 0; i < a; i++)
+              for (int k = 0; k < a; k++)
+                x[i][k] = LD (mrow + (i * a + k) * s->o * j->ld);
+            /* t = A^T x (column by column), then y = t A (row by row) */
+            DOWN_COLUMNS (x, t, a, m, a, a, OUT_TF4, OUT_TF2);
+            int64_t x0 = tx * m, count = MIN ((int64_t) m * LANES, s->ow - x0);
+            for (int i = 0; i < m && ty * m + i < s->oh; i++)
+              {
+                v16 y[4];
+                if (a == 6)
+                  OUT_TF4 (t[i], y);
+                else
+                  OUT_TF2 (t[i], y);
+                if (j->bias)
+                  for (int k = 0; k < m; k++)
+                    y[k] += bias;
+                if (a == 6)
+                  {
+                    v16 lo01 = SHUF (y[0], y[1], ZIP_LO), hi01 = SHUF (y[0], y[1], ZIP_HI);
+                    v16 lo23 = SHUF (y[2], y[3], ZIP_LO), hi23 = SHUF (y[2], y[3], ZIP_HI);
+                    ST (line[i], SHUF (lo01, lo23, PAIRS_LO));
+                    ST (line[i] + 16, SHUF (lo01, lo23, PAIRS_HI));
+                    ST (line[i] + 32, SHUF (hi01, hi23, PAIRS_LO));
+                    ST (line[i] + 48, SHUF (hi01, hi23, PAIRS_HI));
+                  }
+                else
+                  {
+                    ST (line[i], SHUF (y[0], y[1], ZIP_LO));
+                    ST (line[i] + 16, SHUF (y[0], y[1], ZIP_HI));
+                  }
+                for (int64_t q = 0; q < rows_per_vector && ty + q < r1; q++)
+                  {
+                    int64_t row = (ty + q) * m + i;
+                    float *seg = line[i] + q * j->tw * m;
+                    if (row >= s->oh)
+                      break;
+                    if (j->ep)
+                      epilogue_block (seg, count, j->ep->scale_shift[2 * o],
+                                      j->ep->scale_shift[2 * o + 1], j->ep->relu);
+                    copy_floats (plane + row * s->ow + x0, seg, count);
+                  }
+              }
+          }
+    }
+}
+
+typedef struct {
+  void (*weight) (const WinoJob *j, int64_t p0, int64_t p1);
+  void (*input) (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V,
+                 float *rows);
+  void (*output) (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M);
+} WinoKernels;
+
+/* α is a constant in each body, so its loops unroll and the transforms are straight-line. */
+#define DEFINE_KERNELS(isa, attr)                                                           \
+  attr static void                                                                          \
+  weight_##isa (const WinoJob *j, int64_t p0, int64_t p1)                                   \
+  {                                                                                         \
+    if (j->alpha == 6)                                                                      \
+      weight_body (j, p0, p1, 6);                                                           \
+    else                                                                                    \
+      weight_body (j, p0, p1, 4);                                                           \
+  }                                                                                         \
+  attr static void                                                                          \
+  input_##isa (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V,            \
+               float *rows)                                                                 \
+  {                                                                                         \
+    if (j->alpha == 6)                                                                      \
+      input_body (j, blk, c0, c1, V, rows, 6);                                              \
+    else                                                                                    \
+      input_body (j, blk, c0, c1, V, rows, 4);                                              \
+  }                                                                                         \
+  attr static void                                                                          \
+  output_##isa (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M)      \
+  {                                                                                         \
+    if (j->alpha == 6)                                                                      \
+      output_body (j, blk, o0, o1, M, 6);                                                   \
+    else                                                                                    \
+      output_body (j, blk, o0, o1, M, 4);                                                   \
+  }                                                                                         \
+  static const WinoKernels kernels_##isa = { weight_##isa, input_##isa, output_##isa };
+
+DEFINE_KERNELS (generic, __attribute__ (()))
+#if defined(__x86_64__) && defined(__GNUC__)
+DEFINE_KERNELS (avx2, __attribute__ ((target ("avx2,fma"))))
+DEFINE_KERNELS (avx512, __attribute__ ((target ("avx512f,fma"))))
+#endif
+
+static const WinoKernels *
+pick_kernels (void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init ();
+  if (__builtin_cpu_supports ("avx512f"))
+    return &kernels_avx512;
+  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    return &kernels_avx2;
+#endif
+  return &kernels_generic;
+}
+
+/* Every thread that races here picks the same kernels, so a plain atomic cache will do. */
+static const WinoKernels *
+kernels (void)
+{
+  static const WinoKernels *_Atomic chosen;
+  const WinoKernels *k = atomic_load_explicit (&chosen, memory_order_acquire);
+  if (k == NULL)
+    {
+      k = pick_kernels ();
+      atomic_store_explicit (&chosen, k, memory_order_release);
+    }
+  return k;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Scheduling
+ * ------------------------------------------------------------------------------------------ */
+
+/* Rows [o0, o1) of M[ξ] = U[ξ] · V[ξ], for every point, of one block. */
+static void
+gemm_points (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V, float *M)
+{
+  const FxWinogradShape *s = j->s;
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  int64_t nt = (r1 - r0) * j->tw, rows = o1 - o0;
+  /* few tiles (small images): packing U[ξ] would cost as much as using it */
+  gboolean stream = nt <= 64 && fx_sgemm_stream_native ();
+  for (int x = 0; x < j->P; x++)
+    {
+      const float *u = j->U + (x * s->o + o0) * s->c, *v = V + x * s->c * j->ld;
+      float *m = M + (x * s->o + o0) * j->ld;
+      if (stream)
+        fx_sgemm_stream (rows, nt, s->c, u, s->c, v, j->ld, m, j->ld);
+      else
+        fx_sgemm (FALSE, FALSE, rows, nt, s->c, 1.f, u, s->c, v, j->ld, 0.f, m, j->ld);
+    }
+}
+
+/* Per-thread buffers that outlive a call: a network's layers come back to back, and fresh
+ * multi-megabyte allocations would cost page faults each time. */
+enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, N_SCRATCH };
+static GPrivate scratch_key[N_SCRATCH] = {
+  G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free) };
+static GPrivate scratch_size[N_SCRATCH] = {
+  G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL) };
+
+static float *
+scratch (int which, gsize floats)
+{
+  float *buf = g_private_get (&scratch_key[which]);
+  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&scratch_size[which])) < floats)
+    {
+      buf = g_malloc (floats * sizeof (float));
+      g_private_replace (&scratch_key[which], buf);
+      g_private_set (&scratch_size[which], GSIZE_TO_POINTER (floats));
+    }
+  return buf;
+}
+
+static float *
+row_scratch (const WinoJob *j)
+{
+  /* comb: 2α rows; pad: the padded rows of the biggest block */
+  return scratch (SCRATCH_ROWS, (gsize) (2 * j->alpha + (j->rpb - 1) * j->m + j->alpha)
+                                * j->row_floats);
+}
+
+static void
+weight_task (int64_t begin, int64_t end, gpointer data)
+{
+  WinoJob *j = data;
+  int64_t oc = j->s->o * j->s->c;
+  kernels ()->weight (j, begin * LANES, MIN (end * LANES, oc));
+}
+
+/* Everything for whole blocks, in this thread's cache. */
+static void
+block_task (int64_t begin, int64_t end, gpointer data)
+{
+  WinoJob *j = data;
+  const WinoKernels *k = kernels ();
+  float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
+  float *M = scratch (SCRATCH_M, (gsize) j->P * j->s->o * j->ld);
+  float *rows = row_scratch (j);
+  for (int64_t blk = begin; blk < end; blk++)
+    {
+      k->input (j, blk, 0, j->s->c, V, rows);
+      gemm_points (j, blk, 0, j->s->o, V, M);
+      k->output (j, blk, 0, j->s->o, M);
+    }
+}
+
+/* Few blocks (one small image): each task is a slice of output channels of a block — the
+ * block's transformed input (made by the thread itself, once per call and block), that
+ * slice's products for every point, then its outputs. Nothing a thread writes is read by
+ * another: splitting the stages between the threads instead (input by channels, products
+ * by point) had each stage wait for megabytes written in the other core's cache, and
+ * measured barely faster than one thread. The price is the input transform made by every
+ * thread (a tenth of the work for ResNet's 28×28 and 14×14 layers). */
+static atomic_uint_fast64_t call_counter;
+static GPrivate made_key = G_PRIVATE_INIT (g_free);
+
+typedef struct {
+  guint64 call;
+  int64_t blk;
+} MadeV;
+
+static void
+slice_task (int64_t begin, int64_t end, gpointer data)
+{
+  WinoJob *j = data;
+  int64_t O = j->s->o;
+  float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
+  float *M = scratch (SCRATCH_M, (gsize) j->P * O * j->ld);
+  MadeV *made = g_private_get (&made_key);
+  if (made == NULL)
+    {
+      made = g_new0 (MadeV, 1);
+      g_private_set (&made_key, made);
+    }
+  for (int64_t i = begin; i < end; i++)
+    {
+      int64_t blk = i / j->n_slices, o0 = (i % j->n_slices) * j->slice;
+      int64_t o1 = MIN (O, o0 + j->slice);
+      if (made->call != j->call || made->blk != blk)
+        {
+          kernels ()->input (j, blk, 0, j->s->c, V, row_scratch (j));
+          made->call = j->call;
+          made->blk = blk;
+        }
+      gemm_points (j, blk, o0, o1, V, M);
+      kernels ()->output (j, blk, o0, o1, M);
+    }
+}
+
+/* Transformed weights, kept between calls. A network runs the same layers again and again,
+ * and the transform of a 256×256 layer costs as much as a third of its convolution. An
+ * entry is only used when the weights are, bit for bit, those it was made from (a copy is
+ * kept and compared at each call): a weight edited in place (conv.weight.data.mul_(2),
+ * load_state_dict) or a new tensor at a reused address is simply a miss. The comparison
+ * reads the weights once more, a fraction of what the transform costs. */
+typedef struct {
+  gatomicrefcount ref;
+  const float *where;        /* the weights' address: which entry to compare with */
+  int64_t o, c;
+  int m;
+  float *raw;                /* the weights the transform was made from */
+  float *U;
+  guint64 last_use;
+  gsize bytes;
+} WeightEntry;
+
+#define CACHE_ENTRIES 64
+#define CACHE_BYTES ((gsize) 192 << 20)
+
+static struct {
+  GMutex lock;
+  WeightEntry *entries[CACHE_ENTRIES];
+  gsize bytes;
+  guint64 clock;
+} wcache;
+
+static void
+weight_entry_unref (WeightEntry *e)
+{
+  if (e != NULL && g_atomic_ref_count_dec (&e->ref))
+    {
+      g_free (e->raw);
+      g_free (e->U);
+      g_free (e);
+    }
+}
+
+/* Drops entry i (lock held). */
+static void
+cache_drop (int i)
+{
+  wcache.bytes -= wcache.entries[i]->bytes;
+  weight_entry_unref (wcache.entries[i]);
+  wcache.entries[i] = NULL;
+}
+
+typedef struct {
+  const char *a, *b;
+  gsize bytes;
+  atomic_int differ;
+} CompareJob;
+
+#define COMPARE_CHUNK ((gsize) 256 << 10)
+
+static void
+compare_task (int64_t begin, int64_t end, gpointer data)
+{
+  CompareJob *c = data;
+  for (int64_t i = begin; i < end && !atomic_load_explicit (&c->differ, memory_order_relaxed); i++)
+    {
+      gsize off = (gsize) i * COMPARE_CHUNK, len = MIN (COMPARE_CHUNK, c->bytes - off);
+      if (memcmp (c->a + off, c->b + off, len) != 0)
+        atomic_store (&c->differ, 1);
+    }
+}
+
+/* memcmp (a, b, bytes) == 0, on the pool: megabytes of weights stream faster on two cores. */
+static gboolean
+same_bytes (const void *a, const void *b, gsize bytes)
+{
+  CompareJob c = { a, b, bytes, 0 };
+  fx_parallel_for ((int64_t) ((bytes + COMPARE_CHUNK - 1) / COMPARE_CHUNK), 1, compare_task, &c);
+  return !atomic_load (&c.differ);
+}
+
+/* The transformed weights of j (j->U set), as a reference to unref after use. */
+static WeightEntry *
+weights_lookup (WinoJob *j)
+{
+  const FxWinogradShape *s = j->s;
+  gsize raw_bytes = sizeof (float) * s->o * s->c * 9;
+  WeightEntry *found = NULL;
+  g_mutex_lock (&wcache.lock);
+  for (int i = 0; i < CACHE_ENTRIES && found == NULL; i++)
+    {
+      WeightEntry *e = wcache.entries[i];
+      if (e && e->where == j->weight && e->o == s->o && e->c == s->c && e->m == j->m)
+        {
+          found = e;
+          g_atomic_ref_count_inc (&e->ref);
+          e->last_use = ++wcache.clock;
+        }
+    }
+  g_mutex_unlock (&wcache.lock);
+  if (found != NULL && same_bytes (found->raw, j->weight, raw_bytes))
+    {
+      j->U = found->U;
+      return found;
+    }
+  weight_entry_unref (found);
+
+  WeightEntry *e = g_new0 (WeightEntry, 1);
+  g_atomic_ref_count_init (&e->ref);
+  e->where = j->weight;
+  e->o = s->o;
+  e->c = s->c;
+  e->m = j->m;
+  e->raw = g_memdup2 (j->weight, raw_bytes);
+  e->U = g_malloc (sizeof (float) * j->P * s->o * s->c);
+  e->bytes = raw_bytes + sizeof (float) * j->P * s->o * s->c;
+  j->U = e->U;
+  int64_t oc = s->o * s->c;
+  fx_parallel_for ((oc + LANES - 1) / LANES, MAX ((int64_t) 1, 4096 / LANES / MAX (s->c, 1)),
+                   weight_task, j);
+
+  /* in the table, replacing a stale entry for the same weights, or the least recently used */
+  g_mutex_lock (&wcache.lock);
+  for (int i = 0; i < CACHE_ENTRIES; i++)
+    {
+      WeightEntry *o = wcache.entries[i];
+      if (o && o->where == e->where && o->o == e->o && o->c == e->c && o->m == e->m)
+        cache_drop (i);
+    }
+  if (e->bytes <= CACHE_BYTES / 4)
+    {
+      for (;;)
+        {
+          int free_slot = -1, oldest = -1;
+          for (int i = 0; i < CACHE_ENTRIES; i++)
+            if (wcache.entries[i] == NULL)
+              free_slot = free_slot < 0 ? i : free_slot;
+            else if (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use)
+              oldest = i;
+          if (free_slot >= 0 && wcache.bytes + e->bytes <= CACHE_BYTES)
+            {
+              g_atomic_ref_count_inc (&e->ref);
+              e->last_use = ++wcache.clock;
+              wcache.entries[free_slot] = e;
+              wcache.bytes += e->bytes;
+              break;
+            }
+          cache_drop (oldest);
+        }
+    }
+  g_mutex_unlock (&wcache.lock);
+  return e;
+}
+
+/* Tile rows per block: the transformed input and products of a block take up to 4 MiB.
+ * Big blocks pay: each point's gemm then streams its U[ξ] (up to megabytes) once for many
+ * tiles, where blocks small enough for the L2 cache made every block stream all of U again
+ * (measured on ResNet-18's layers: 30-40% faster with one block per image). */
+static int64_t
+block_rows_for (int P, int64_t c, int64_t o, int64_t tw, int64_t th)
+{
+  int64_t tiles = ((int64_t) 4 << 20) / (4 * P * (c + o));
+  return CLAMP (tiles / tw, (int64_t) 1, th);
+}
+
+void
+fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const float *weight,
+                    const float *bias, float *out, const FxConvEpilogue *ep)
+{
+  g_return_if_fail (m == 2 || m == 4);
+  WinoJob j = { 0 };
+  j.s = s;
+  j.m = m;
+  j.alpha = m + 2;
+  j.P = j.alpha * j.alpha;
+  j.th = (s->oh + m - 1) / m;
+  j.tw = (s->ow + m - 1) / m;
+  int threads = fx_blas_num_threads ();
+  j.rpb = block_rows_for (j.P, s->c, s->o, j.tw, j.th);
+  /* A single image with tiles enough for every thread (48 or more each): one block per
+   * thread, which then owns all its work — no input transform made twice, as slices of
+   * output channels need (below). */
+  if (s->n == 1 && threads > 1 && j.th >= threads && j.th * j.tw >= 48 * threads
+      && j.rpb * threads > j.th)
+    j.rpb = (j.th + threads - 1) / threads;
+  j.nb = (j.th + j.rpb - 1) / j.rpb;
+  j.ld = j.rpb * j.tw + LANES;
+  j.row_floats = (j.tw + LANES - 1) / LANES * LANES * m + LANES;
+  j.in = in;
+  j.weight = weight;
+  j.bias = bias;
+  j.out = out;
+  j.ep = ep;
+  int64_t blocks = s->n * j.nb;
+  fx_blas_enter_single_threaded ();
+  WeightEntry *e = weights_lookup (&j);
+  if (blocks >= threads || threads <= 1)
+    fx_parallel_for (blocks, 1, block_task, &j);
+  else
+    {
+      j.call = atomic_fetch_add (&call_counter, 1) + 1;
+      j.slice = (s->o + threads - 1) / threads;
+      j.n_slices = (s->o + j.slice - 1) / j.slice;
+      fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
+    }
+  weight_entry_unref (e);
+  fx_blas_leave_single_threaded ();
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Choosing
+ * ------------------------------------------------------------------------------------------ */
+
+static atomic_int forced = -1;
+
+/* FX_CONV_WINOGRAD=0|2|4 in the environment forces like fx_winograd_force(). */
+static int
+env_forced (void)
+{
+  static atomic_int value = -2;   /* -2: not read yet */
+  int v = atomic_load (&value);
+  if (v == -2)
+    {
+      const char *e = g_getenv ("FX_CONV_WINOGRAD");
+      v = e == NULL ? -1 : g_str_equal (e, "0") ? 0 : g_str_equal (e, "2") ? 2
+          : g_str_equal (e, "4") ? 4 : -1;
+      atomic_store (&value, v);
+    }
+  return v;
+}
+
+void
+fx_winograd_force (int m)
+{
+  atomic_store (&forced, m < 0 ? -1 : m);
+}
+
+/* Estimated seconds of one thread's work for tile size m (0: im2col + gemm). The constants
+ * are this project's measurements (bench-conv on an AVX-512 core): gemm at ~180 GFLOPS,
+ * ~8 ns per tile and channel for the F(4×4) transforms (scaled by α² for F(2×2)), and
+ * the transformed weights plus the cache's comparison streaming from memory at ~20 GB/s —
+ * which is what rules Winograd out for 512×512 filters on 7×7 images. */
+static double
+estimate (const FxWinogradShape *s, int m)
+{
+  const double gemm_rate = 180e9, bandwidth = 20e9, tf_seconds = 8e-9;
+  double oc = (double) s->o * s->c;
+  if (m == 0)
+    return 2.0 * oc * 9 * s->n * s->oh * s->ow / gemm_rate;
+  double a2 = (m + 2) * (m + 2);
+  double tiles = (double) s->n * ((s->oh + m - 1) / m) * ((s->ow + m - 1) / m);
+  return 2.0 * a2 * oc * tiles / gemm_rate
+         + tiles * (s->c + s->o) * tf_seconds * a2 / 36
+         + (a2 * oc * 4 + 2 * 9 * oc * 4) / bandwidth;
+}
+
+int
+fx_winograd_choose (const FxWinogradShape *s)
+{
+  int f = atomic_load (&forced);
+  if (f < 0)
+    f = env_forced ();
+  if (f >= 0)
+    return f == 2 || f == 4 ? f : 0;
+  double best = estimate (s, 0);
+  int pick = 0;
+  for (int m = 2; m <= 4; m += 2)
+    {
+      double t = estimate (s, m);
+      if (t < 0.9 * best)   /* a clear win only: the model is rough */
+        {
+          best = t;
+          pick = m;
+        }
+    }
+  return pick;
+}

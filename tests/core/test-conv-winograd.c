@@ -1,0 +1,234 @@
+/* test-conv-winograd.c: the Winograd F(2×2,3×3) / F(4×4,3×3) convolution path against the
+ * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
+ * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads;
+ * the transformed-weight cache against in-place edits; and fx_sgemm_stream.
+ *
+ * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
+ * differ only in rounding. Every rounding error of either path is a multiple of float32's
+ * ε of some partial sum, and every partial sum is bounded by the transforms' absolute-value
+ * amplification times S = Σ |w|·|x| + |bias| (the same convolution on absolute values). For
+ * F(4×4,3×3) the transforms' row sums of absolute values are ≤ 10 (input), ≤ 1/2 (filter)
+ * and ≤ 19 (output), applied along both spatial axes, which gives a worst-case amplification
+ * of (10·0.5·19)² ≈ 9·10³; the gemm adds about log2(C) more roundings. Random data never
+ * gets near the worst case (errors are of random sign and the largest entries rarely line
+ * up), so the test asks for |Δ| ≤ K·ε·S with K = 512 for F(4×4) and K = 64 for F(2×2):
+ * well below the worst case, far above what was observed (printed with --verbose), and still
+ * tight enough that any indexing mistake — a wrong tile, channel or transform coefficient
+ * is an error of order S itself — fails by orders of magnitude. */
+#include <fx.h>
+#include <float.h>
+#include <math.h>
+
+typedef struct {
+  int64_t n, c, o, h, w, pad;
+  gboolean bias, epilogue, relu;
+} Case;
+
+/* A float32 tensor of standard normal values: shape {a} or {a, b, c, d}. */
+static FxTensor *
+gaussian (FxGenerator *gen, int64_t a, int64_t b, int64_t c, int64_t d)
+{
+  GError *error = NULL;
+  int64_t shape[4] = { a, b, c, d };
+  FxTensor *t = fx_randn (FX_DTYPE_FLOAT32, b ? 4 : 1, shape, gen, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+static FxTensor *
+abs_of (FxTensor *t)
+{
+  GError *error = NULL;
+  FxTensor *r = fx_tensor_unary (FX_UNARY_ABS, t, 0, 0, &error);
+  g_assert_no_error (error);
+  return r;
+}
+
+static FxTensor *
+conv (FxTensor *x, FxTensor *w, FxTensor *b, const FxConvParams *p, const FxConvEpilogue *ep,
+      int algo)
+{
+  GError *error = NULL;
+  fx_winograd_force (algo);
+  FxTensor *y = fx_tensor_conv2d_fused (x, w, b, p, ep, &error);
+  fx_winograd_force (-1);
+  g_assert_no_error (error);
+  return y;
+}
+
+static double worst[5];   /* by tile size: the largest |Δ| / (ε S) seen */
+
+static void
+check_case (const Case *tc, FxGenerator *gen)
+{
+  g_autoptr (FxTensor) x = gaussian (gen, tc->n, tc->c, tc->h, tc->w);
+  g_autoptr (FxTensor) w = gaussian (gen, tc->o, tc->c, 3, 3);
+  g_autoptr (FxTensor) b = tc->bias ? gaussian (gen, tc->o, 0, 0, 0) : NULL;
+  g_autoptr (FxTensor) ax = abs_of (x);
+  g_autoptr (FxTensor) aw = abs_of (w);
+  g_autoptr (FxTensor) ab = b ? abs_of (b) : NULL;
+  g_autofree float *ss = g_new (float, 2 * tc->o);
+  for (int64_t o = 0; o < tc->o; o++)
+    {
+      ss[2 * o] = (float) g_random_double_range (-2, 2);
+      ss[2 * o + 1] = (float) g_random_double_range (-1, 1);
+    }
+  FxConvEpilogue ep = { ss, tc->relu };
+  const FxConvEpilogue *epp = tc->epilogue ? &ep : NULL;
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  p.padding[0] = tc->pad;
+
+  g_autoptr (FxTensor) want = conv (x, w, b, &p, epp, 0);
+  g_autoptr (FxTensor) scale = conv (ax, aw, ab, &p, NULL, 0);
+  const float *wd = fx_tensor_data (want), *sd = fx_tensor_data (scale);
+  int64_t plane = want->shape[2] * want->shape[3];
+  for (int m = 2; m <= 4; m += 2)
+    {
+      g_autoptr (FxTensor) got = conv (x, w, b, &p, epp, m);
+      g_assert_cmpint (got->ndim, ==, 4);
+      for (int d = 0; d < 4; d++)
+        g_assert_cmpint (got->shape[d], ==, want->shape[d]);
+      const float *gd = fx_tensor_data (got);
+      double k = m == 4 ? 512 : 64;
+      for (int64_t i = 0; i < fx_tensor_numel (got); i++)
+        {
+          /* the epilogue scales the error by |scale|, adds its own rounding (below
+           * ε·(|scale·v| + |shift|)) and relu does not enlarge it */
+          double amp = epp ? fabs (ss[2 * ((i / plane) % tc->o)]) : 1.0;
+          double s = amp * sd[i] + (epp ? fabs (ss[2 * ((i / plane) % tc->o) + 1]) : 0) + 1e-30;
+          double ratio = fabs ((double) gd[i] - wd[i]) / (FLT_EPSILON * s);
+          worst[m] = MAX (worst[m], ratio);
+          if (!(ratio <= k))
+            g_error ("F(%dx%d) case %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                     "x%" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT " pad %" G_GINT64_FORMAT
+                     ": element %" G_GINT64_FORMAT " is %g, im2col gives %g (%.1f eps*S)", m, m,
+                     tc->n, tc->c, tc->h, tc->w, tc->o, tc->pad, i, gd[i], wd[i], ratio);
+        }
+    }
+}
+
+static void
+run_random_cases (int threads)
+{
+  FxGenerator *gen = fx_generator_new (1234 + threads);
+  g_random_set_seed (99 + threads);
+  fx_blas_set_num_threads (threads);
+  static const Case fixed[] = {
+    { 1, 64, 64, 56, 56, 1, FALSE, TRUE, TRUE },   /* ResNet layer1, fused BN + ReLU */
+    { 1, 256, 256, 14, 14, 1, FALSE, TRUE, FALSE },
+    { 1, 512, 64, 7, 7, 1, TRUE, FALSE, FALSE },   /* a single tile row */
+    { 2, 16, 24, 1, 1, 2, TRUE, FALSE, FALSE },    /* 1×1 image, padding 2 */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+    check_case (&fixed[i], gen);
+  for (int i = 0; i < 24; i++)
+    {
+      Case tc;
+      tc.n = g_random_int_range (1, 4);
+      tc.c = g_random_int_range (1, 80);
+      tc.o = g_random_int_range (1, 80);
+      tc.pad = g_random_int_range (0, 3);
+      tc.h = g_random_int_range (MAX (1, 3 - 2 * (int) tc.pad), 40);
+      tc.w = g_random_int_range (MAX (1, 3 - 2 * (int) tc.pad), 40);
+      tc.bias = g_random_boolean ();
+      tc.epilogue = g_random_boolean ();
+      tc.relu = g_random_boolean ();
+      check_case (&tc, gen);
+    }
+  fx_blas_set_num_threads (0);
+  fx_generator_free (gen);
+  if (g_test_verbose ())
+    g_printerr ("worst |diff| / (eps*S): F(2x2) %.1f, F(4x4) %.1f\n", worst[2], worst[4]);
+}
+
+static void
+test_one_thread (void)
+{
+  run_random_cases (1);
+}
+
+static void
+test_two_threads (void)
+{
+  run_random_cases (2);
+}
+
+/* A weight edited in place between calls is seen: nothing is cached across calls. */
+static void
+test_weight_edit_seen (void)
+{
+  FxGenerator *gen = fx_generator_new (5);
+  g_autoptr (FxTensor) x = gaussian (gen, 1, 32, 20, 20);
+  g_autoptr (FxTensor) w = gaussian (gen, 32, 32, 3, 3);
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  p.padding[0] = 1;
+  for (int m = 2; m <= 4; m += 2)
+    {
+      g_autoptr (FxTensor) a = conv (x, w, NULL, &p, NULL, m);
+      float *wd = fx_tensor_data (w);
+      for (int64_t i = 0; i < fx_tensor_numel (w); i++)
+        wd[i] *= 2;
+      g_autoptr (FxTensor) b = conv (x, w, NULL, &p, NULL, m);
+      for (int64_t i = 0; i < fx_tensor_numel (w); i++)
+        wd[i] /= 2;
+      const float *ad = fx_tensor_data (a), *bd = fx_tensor_data (b);
+      /* doubling is exact in every transform, so the result doubles exactly */
+      for (int64_t i = 0; i < fx_tensor_numel (a); i++)
+        g_assert_cmpfloat (bd[i], ==, 2 * ad[i]);
+    }
+  fx_generator_free (gen);
+}
+
+/* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
+ * shapes that hit its edges: rows not a multiple of its 6-row tile, columns not a multiple
+ * of 16 or 64 (49, 50, 17, 34: the last one or two as dot products), k over its 128-deep
+ * panels, strides wider than the rows. Both sum the same k
+ * products in different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
+static void
+test_stream_gemm (void)
+{
+  static const int64_t shapes[][3] = {
+    { 1, 1, 1 }, { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 6, 16, 128 },
+    { 5, 3, 1000 }, { 33, 130, 17 }, { 9, 50, 200 }, { 4, 17, 40 }, { 12, 34, 256 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      int64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+      int64_t lda = k + 3, ldb = n + 5, ldc = n + 7;
+      g_autofree float *a = g_new (float, m * lda), *b = g_new (float, k * ldb);
+      g_autofree float *c = g_new (float, m * ldc), *want = g_new (float, m * ldc);
+      for (int64_t x = 0; x < m * lda; x++)
+        a[x] = (float) g_random_double_range (-1, 1);
+      for (int64_t x = 0; x < k * ldb; x++)
+        b[x] = (float) g_random_double_range (-1, 1);
+      for (int64_t x = 0; x < m * ldc; x++)
+        c[x] = want[x] = 12345.f;   /* the columns past n must stay untouched */
+      fx_sgemm_stream (m, n, k, a, lda, b, ldb, c, ldc);
+      fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, want, ldc);
+      for (int64_t r = 0; r < m; r++)
+        for (int64_t col = 0; col < ldc; col++)
+          {
+            double s = 0;
+            for (int64_t p = 0; col < n && p < k; p++)
+              s += fabs (a[r * lda + p] * b[p * ldb + col]);
+            double d = fabs ((double) c[r * ldc + col] - want[r * ldc + col]);
+            if (!(d <= 2.0 * k * FLT_EPSILON * s))
+              g_error ("stream gemm %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                       ": C[%" G_GINT64_FORMAT "][%" G_GINT64_FORMAT "] is %g, fx_sgemm gives %g",
+                       m, n, k, r, col, c[r * ldc + col], want[r * ldc + col]);
+          }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/conv-winograd/random-1-thread", test_one_thread);
+  g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
+  g_test_add_func ("/conv-winograd/weight-edit-seen", test_weight_edit_seen);
+  g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
+  return g_test_run ();
+}
