@@ -800,16 +800,30 @@ global_mean (FxTensor *input, GError **error)
   g_autoptr (FxTensor) in = fx_tensor_contiguous (input);
   FxTensor *out = pool_output (input, input->dtype, 1, 1);
   int64_t planes = fx_tensor_numel (out);
-  for (int64_t p = 0; p < planes; p++)
+  /* sums in double, for float32 too (no cancellation drift over big planes) */
+  if (input->dtype == FX_DTYPE_FLOAT32)
     {
-      double sum = 0;
-      for (int64_t i = 0; i < hw; i++)
-        sum += fx_tensor_get_double (in, p * hw + i);
-      double mean = hw > 0 ? sum / hw : NAN;
-      if (input->dtype == FX_DTYPE_FLOAT32)
-        ((float *) fx_tensor_data (out))[p] = (float) mean;
-      else
-        ((double *) fx_tensor_data (out))[p] = mean;
+      const float *src = fx_tensor_data (in);
+      float *dst = fx_tensor_data (out);
+      for (int64_t p = 0; p < planes; p++)
+        {
+          double sum = 0;
+          for (int64_t i = 0; i < hw; i++)
+            sum += src[p * hw + i];
+          dst[p] = (float) (hw > 0 ? sum / hw : NAN);
+        }
+    }
+  else
+    {
+      const double *src = fx_tensor_data (in);
+      double *dst = fx_tensor_data (out);
+      for (int64_t p = 0; p < planes; p++)
+        {
+          double sum = 0;
+          for (int64_t i = 0; i < hw; i++)
+            sum += src[p * hw + i];
+          dst[p] = hw > 0 ? sum / hw : NAN;
+        }
     }
   return out;
 }
