@@ -433,7 +433,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 {
   CodeGen cg = { 0 };
   LastUses lu = { 0 };
-  GString *body = g_string_new (NULL);
+  /* about a line per node: sized once instead of regrown a dozen times */
+  GString *body = g_string_sized_new (48 * (gsize) fx_graph_n_nodes (graph) + 64);
   g_autoptr (GPtrArray) free_vars = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *return_annotation = g_strdup ("");
   g_autofree char *prev_trace = NULL;

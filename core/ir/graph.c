@@ -355,7 +355,7 @@ node_free (FxNode *node)
   g_clear_pointer (&node->meta, fx_dict_unref);
   node_set_clear (&node->users);
   node_set_clear (&node->input_nodes);
-  g_free (node);
+  fx_mem_free (node, sizeof *node);
 }
 
 void
@@ -698,7 +698,7 @@ fx_graph_create_node_take (FxGraph *graph, FxNodeOp op, const FxValue *target,
   return NULL;
 
 valid:
-  node = g_new0 (FxNode, 1);
+  node = fx_new0 (FxNode, 1);
   node->graph = graph;
   node->op = op;
   node->target = fx_value_copy (target);

@@ -35,7 +35,7 @@ const FxObjectClass fx_module_class = {
 FxModule *
 fx_module_new (const char *type_name)
 {
-  FxModule *module = g_new0 (FxModule, 1);
+  FxModule *module = fx_new0 (FxModule, 1);
 
   fx_object_init (&module->parent, &fx_module_class);
   module->type_name = g_strdup (type_name);

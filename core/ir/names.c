@@ -3,6 +3,7 @@
  * so we remember per base how far the run of taken suffixes reaches and start there. */
 #include "ir/names.h"
 #include "ir/python-names.h"
+#include "ir/value.h"
 
 #include <string.h>
 
@@ -15,9 +16,61 @@ typedef struct {
   guint count;
 } NameSet;
 
+/* obj → name, open addressing over pointers: every node of a trace adds one, and codegen
+ * asks it about each node once per use (a GHashTable costs two indirect calls a probe). */
+typedef struct {
+  gconstpointer *keys;       /* NULL: empty slot (entries are never removed) */
+  const char **values;
+  guint size;                /* power of two, or 0 */
+  guint count;
+} PtrMap;
+
+#define ptr_hash fx_pointer_hash
+
+static const char *
+ptr_map_lookup (const PtrMap *map, gconstpointer key)
+{
+  if (map->size == 0)
+    return NULL;
+  for (guint mask = map->size - 1, i = ptr_hash (key) & mask;; i = (i + 1) & mask)
+    {
+      if (map->keys[i] == key)
+        return map->values[i];
+      if (map->keys[i] == NULL)
+        return NULL;
+    }
+}
+
+/* Sets key's value (replacing the one it had). */
+static void
+ptr_map_insert (PtrMap *map, gconstpointer key, const char *value)
+{
+  guint mask, i;
+
+  if (2 * (map->count + 1) > map->size)
+    {
+      PtrMap grown = { NULL, NULL, map->size ? map->size * 2 : 64, 0 };
+      grown.keys = g_new0 (gconstpointer, grown.size);
+      grown.values = g_new (const char *, grown.size);
+      for (guint j = 0; j < map->size; j++)
+        if (map->keys[j] != NULL)
+          ptr_map_insert (&grown, map->keys[j], map->values[j]);
+      g_free (map->keys);
+      g_free (map->values);
+      *map = grown;
+    }
+  mask = map->size - 1;
+  for (i = ptr_hash (key) & mask; map->keys[i] != NULL && map->keys[i] != key; i = (i + 1) & mask)
+    ;
+  if (map->keys[i] == NULL)
+    map->count++;
+  map->keys[i] = key;
+  map->values[i] = value;
+}
+
 struct _FxNamespace {
   NameSet used;
-  GHashTable *obj_to_name;   /* obj → name (borrowed from used) */
+  PtrMap obj_to_name;        /* obj → name (borrowed from used) */
   GHashTable *watermark;     /* base (owned) → guint64 w (owned): base_1..base_w are taken */
 };
 
@@ -177,7 +230,6 @@ fx_namespace_new (void)
 {
   FxNamespace *ns = g_new0 (FxNamespace, 1);
 
-  ns->obj_to_name = g_hash_table_new (g_direct_hash, g_direct_equal);
   ns->watermark = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return ns;
 }
@@ -187,7 +239,8 @@ fx_namespace_free (FxNamespace *ns)
 {
   if (ns == NULL)
     return;
-  g_hash_table_unref (ns->obj_to_name);
+  g_free (ns->obj_to_name.keys);
+  g_free (ns->obj_to_name.values);
   name_set_clear (&ns->used);
   g_hash_table_unref (ns->watermark);
   g_free (ns);
@@ -270,7 +323,7 @@ take_name (FxNamespace *ns, char *name, gconstpointer obj)
 {
   name_set_add (&ns->used, name, name_hash (name));
   if (obj != NULL)
-    g_hash_table_insert (ns->obj_to_name, (gpointer) obj, name);
+    ptr_map_insert (&ns->obj_to_name, obj, name);
   return name;
 }
 
@@ -283,7 +336,7 @@ fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer 
 {
   if (obj != NULL)
     {
-      const char *existing = g_hash_table_lookup (ns->obj_to_name, obj);
+      const char *existing = ptr_map_lookup (&ns->obj_to_name, obj);
       if (existing != NULL)
         return existing;
     }
@@ -378,7 +431,7 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
 const char *
 fx_namespace_lookup (FxNamespace *ns, gconstpointer obj)
 {
-  return g_hash_table_lookup (ns->obj_to_name, obj);
+  return ptr_map_lookup (&ns->obj_to_name, obj);
 }
 
 void
@@ -387,7 +440,7 @@ fx_namespace_associate (FxNamespace *ns, const char *name, gconstpointer obj)
   const char *owned = name_set_lookup (&ns->used, name, name_hash (name));
 
   g_return_if_fail (owned != NULL);
-  g_hash_table_insert (ns->obj_to_name, (gpointer) obj, (gpointer) owned);
+  ptr_map_insert (&ns->obj_to_name, obj, owned);
 }
 
 gboolean

@@ -37,7 +37,7 @@ ref_dec (gatomicrefcount *rc)
 FxStr *
 fx_str_new_len (const char *s, gsize len)
 {
-  FxStr *str = g_malloc (sizeof (FxStr) + len + 1);
+  FxStr *str = fx_mem_alloc (sizeof (FxStr) + len + 1);
   g_atomic_ref_count_init (&str->ref);
   str->hash = 0;
   str->len = len;
@@ -66,7 +66,7 @@ void
 fx_str_unref (FxStr *s)
 {
   if (s && ref_dec (&s->ref))
-    g_free (s);
+    fx_mem_free (s, sizeof (FxStr) + s->len + 1);
 }
 
 static guint
@@ -96,14 +96,121 @@ fx_str_hash (FxStr *s)
 
 /* ------------------------------------------------------------------ sequences */
 
+/* ------------------------------------------------------------------ small blocks */
+
+/* Under AddressSanitizer every block goes to malloc, so that use after free stays visible. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FX_MEM_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FX_MEM_POOL 0
+#endif
+#endif
+#ifndef FX_MEM_POOL
+#define FX_MEM_POOL 1
+#endif
+
+#if FX_MEM_POOL
+#define POOL_CLASSES 32          /* blocks of 16, 32, ..., 512 bytes */
+/* blocks kept per class and thread (beyond, they go back to malloc): at most 4096, and at
+ * most 256 KiB a class — 8 MiB a thread at worst */
+#define POOL_KEEP(c) MIN (4096u, (256u * 1024u) / (16u * ((c) + 1)))
+
+typedef struct {
+  gpointer head[POOL_CLASSES];   /* free blocks, each holding the next one's address */
+  guint count[POOL_CLASSES];
+} MemPool;
+
+/* initial-exec: libfx is linked, not dlopen()ed, and the default model calls
+ * __tls_get_addr on every access */
+#define POOL_TLS __thread __attribute__ ((tls_model ("initial-exec")))
+static POOL_TLS MemPool *mem_pool;
+static POOL_TLS gboolean mem_pool_gone;   /* this thread's pool was released at its exit */
+
+static void
+mem_pool_release (gpointer data)
+{
+  MemPool *mp = data;
+  for (guint c = 0; c < POOL_CLASSES; c++)
+    while (mp->head[c] != NULL)
+      {
+        gpointer next = *(gpointer *) mp->head[c];
+        g_free (mp->head[c]);
+        mp->head[c] = next;
+      }
+  g_free (mp);
+  mem_pool = NULL;
+  mem_pool_gone = TRUE;
+}
+
+/* GPrivate only to hand each thread's pool back when the thread ends */
+static GPrivate mem_pool_owner = G_PRIVATE_INIT (mem_pool_release);
+#endif
+
+gpointer
+fx_mem_alloc (gsize size)
+{
+#if FX_MEM_POOL
+  if (size - 1 < 16 * POOL_CLASSES)
+    {
+      guint c = (guint) ((size - 1) >> 4);
+      MemPool *mp = mem_pool;
+      gpointer p;
+      if (mp != NULL && (p = mp->head[c]) != NULL)
+        {
+          mp->head[c] = *(gpointer *) p;
+          mp->count[c]--;
+          return p;
+        }
+      size = (gsize) (c + 1) << 4;   /* the whole class: any block of it can be reused */
+    }
+#endif
+  return g_malloc (size);
+}
+
+gpointer
+fx_mem_alloc0 (gsize size)
+{
+  gpointer p = fx_mem_alloc (size);
+  memset (p, 0, size);
+  return p;
+}
+
+void
+fx_mem_free (gpointer p, gsize size)
+{
+#if FX_MEM_POOL
+  if (p != NULL && size - 1 < 16 * POOL_CLASSES && !mem_pool_gone)
+    {
+      guint c = (guint) ((size - 1) >> 4);
+      MemPool *mp = mem_pool;
+      if (mp == NULL)
+        {
+          mp = mem_pool = g_new0 (MemPool, 1);
+          g_private_set (&mem_pool_owner, mp);
+        }
+      if (mp->count[c] < POOL_KEEP (c))
+        {
+          *(gpointer *) p = mp->head[c];
+          mp->head[c] = p;
+          mp->count[c]++;
+          return;
+        }
+    }
+#else
+  (void) size;
+#endif
+  g_free (p);
+}
+
 FxSeq *
 fx_seq_new (guint len)
 {
-  FxSeq *seq = g_new0 (FxSeq, 1);
+  FxSeq *seq = fx_new0 (FxSeq, 1);
   g_atomic_ref_count_init (&seq->ref);
   seq->len = len;
   seq->cap = len;
-  seq->items = len ? g_new0 (FxValue, len) : NULL;   /* zeroed = FX_VALUE_NONE */
+  seq->items = len ? fx_new0 (FxValue, len) : NULL;   /* zeroed = FX_VALUE_NONE */
   return seq;
 }
 
@@ -121,8 +228,8 @@ fx_seq_unref (FxSeq *seq)
     return;
   for (guint i = 0; i < seq->len; i++)
     fx_value_clear (&seq->items[i]);
-  g_free (seq->items);
-  g_free (seq);
+  fx_mem_free (seq->items, sizeof (FxValue) * seq->cap);
+  fx_mem_free (seq, sizeof *seq);
 }
 
 void
@@ -163,13 +270,35 @@ struct _FxDict {
   gint32 *index;
   guint index_size;    /* power of two */
   guint index_used;    /* live + tombstones */
+  guint64 keys_version;
 };
+
+/* fx_dict_keys_version's source: unique over all dicts, so that a dict made where a freed
+ * one was is never taken for it — a count per thread (no shared cache line), the thread's
+ * serial number in the high bits */
+static guint dict_threads;
+static __thread __attribute__ ((tls_model ("initial-exec"))) guint64 dict_keys_epoch;
+
+static inline void
+dict_keys_changed (FxDict *d)
+{
+  if (G_UNLIKELY (dict_keys_epoch == 0))
+    dict_keys_epoch = (guint64) (__atomic_add_fetch (&dict_threads, 1, __ATOMIC_RELAXED)) << 40;
+  d->keys_version = ++dict_keys_epoch;
+}
+
+guint64
+fx_dict_keys_version (const FxDict *dict)
+{
+  return dict->keys_version;
+}
 
 FxDict *
 fx_dict_new (void)
 {
-  FxDict *d = g_new0 (FxDict, 1);
+  FxDict *d = fx_new0 (FxDict, 1);
   g_atomic_ref_count_init (&d->ref);
+  dict_keys_changed (d);
   return d;
 }
 
@@ -191,9 +320,9 @@ fx_dict_unref (FxDict *dict)
         fx_value_clear (&dict->entries[i].key);
         fx_value_clear (&dict->entries[i].value);
       }
-  g_free (dict->entries);
-  g_free (dict->index);
-  g_free (dict);
+  fx_mem_free (dict->entries, sizeof (DictEntry) * dict->cap_entries);
+  fx_mem_free (dict->index, sizeof (gint32) * dict->index_size);
+  fx_mem_free (dict, sizeof *dict);
 }
 
 guint
@@ -218,8 +347,8 @@ dict_rebuild (FxDict *d, guint min_entries)
     size *= 2;
   if (size != d->index_size)
     {
-      g_free (d->index);
-      d->index = g_new (gint32, size);
+      fx_mem_free (d->index, sizeof (gint32) * d->index_size);
+      d->index = fx_mem_alloc (sizeof (gint32) * size);
       d->index_size = size;
     }
   for (guint i = 0; i < size; i++)
@@ -278,7 +407,8 @@ fx_dict_set (FxDict *d, FxValue key, FxValue value)
       if (d->n_entries == d->cap_entries)
         {
           d->cap_entries = d->cap_entries ? d->cap_entries * 2 : 8;
-          d->entries = g_renew (DictEntry, d->entries, d->cap_entries);
+          d->entries = d->entries != NULL ? g_renew (DictEntry, d->entries, d->cap_entries)
+                                          : fx_mem_alloc (sizeof (DictEntry) * d->cap_entries);
         }
     }
   if (2 * (d->index_used + 1) + 2 > d->index_size)
@@ -296,6 +426,7 @@ fx_dict_set (FxDict *d, FxValue key, FxValue value)
   d->entries[d->n_entries].live = TRUE;
   d->n_entries++;
   d->n_live++;
+  dict_keys_changed (d);
 }
 
 FxValue *
@@ -321,6 +452,7 @@ fx_dict_remove (FxDict *d, const FxValue *key)
   fx_value_clear (&e->value);
   e->live = FALSE;
   d->n_live--;
+  dict_keys_changed (d);
   /* drop trailing holes right away so that append/remove patterns stay compact */
   while (d->n_entries > 0 && !d->entries[d->n_entries - 1].live)
     d->n_entries--;
@@ -347,7 +479,7 @@ fx_dict_entry (const FxDict *dict, guint i, const FxValue **key, const FxValue *
 FxSlice *
 fx_slice_new (FxValue start, FxValue stop, FxValue step)
 {
-  FxSlice *s = g_new0 (FxSlice, 1);
+  FxSlice *s = fx_new0 (FxSlice, 1);
   g_atomic_ref_count_init (&s->ref);
   s->start = start;
   s->stop = stop;

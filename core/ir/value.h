@@ -9,6 +9,27 @@
 
 G_BEGIN_DECLS
 
+/* Zeroed small blocks, recycled per thread: values, nodes and script objects are made and
+ * dropped by the hundred thousand (a trace runs in the script's own thread), and glibc's
+ * calloc takes the arena lock on every call. A block from fx_mem_alloc(0) goes back with
+ * fx_mem_free (p, size) — size at most what was asked — or with g_free; a block from
+ * g_malloc only with g_free, unless its size is a multiple of 16. */
+gpointer fx_mem_alloc0 (gsize size);
+gpointer fx_mem_alloc  (gsize size);   /* not zeroed */
+void     fx_mem_free   (gpointer p, gsize size);
+#define fx_new0(type, n) ((type *) fx_mem_alloc0 (sizeof (type) * (gsize) (n)))
+
+/* A well-mixed hash of an address (allocations share their low bits). */
+static inline guint
+fx_pointer_hash (gconstpointer p)
+{
+  guint64 x = (guint64) (guintptr) p;
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  return (guint) x;
+}
+
 typedef struct _FxNode FxNode;    /* ir/graph.h */
 typedef struct _FxOp FxOp;        /* ops/op.h */
 typedef struct _FxStr FxStr;
@@ -100,6 +121,9 @@ void     fx_dict_set     (FxDict *dict, FxValue key, FxValue value);
 /* Borrowed pointer to the value, or NULL. */
 FxValue *fx_dict_get     (const FxDict *dict, const FxValue *key);
 gboolean fx_dict_remove  (FxDict *dict, const FxValue *key);
+/* Changes whenever a key is added or removed (not when a value is replaced); never the same
+ * for two dicts. */
+guint64  fx_dict_keys_version (const FxDict *dict);
 /* Iteration in insertion order: i from 0 while fx_dict_entry returns TRUE. */
 gboolean fx_dict_entry   (const FxDict *dict, guint i, const FxValue **key, const FxValue **value);
 

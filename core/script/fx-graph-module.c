@@ -639,7 +639,7 @@ make_impl_class (FxScript *S, const FxValue *self, const char *class_name)
   impl->qualname = fx_str_new (IMPL_QUALNAME);
   fx_object_unref (&inst->cls->base);
   inst->cls = impl;   /* takes the new reference */
-  sc_type_modified (S);
+  /* a new class: no lookup cache knows it, none other changes (no type_version bump) */
   fx = sc_nn_module_to_fx (S, self);
   if (fx != NULL)
     {

@@ -177,7 +177,7 @@ fxir_graph_payload_free (gpointer data)
 gpointer
 fxir_node_payload_new (FxScript *S, FxScriptClass *cls, gpointer class_data)
 {
-  NodePayload *p = g_new0 (NodePayload, 1);
+  NodePayload *p = fx_new0 (NodePayload, 1);
   (void) S;
   (void) cls;
   p->st = state_ref (class_data);
@@ -198,7 +198,7 @@ fxir_node_payload_free (gpointer data)
       fx_graph_unref (graph);
     }
   state_unref (p->st);
-  g_free (p);
+  fx_mem_free (p, sizeof *p);
 }
 
 gpointer

@@ -239,7 +239,7 @@ nn_typename (FxScript *S, const FxValue *v)
 static gpointer
 nn_payload_new (FxScript *S, FxScriptClass *cls, gpointer class_data)
 {
-  NnModule *p = g_new0 (NnModule, 1);
+  NnModule *p = fx_new0 (NnModule, 1);
   (void) S;
   (void) class_data;
   p->fx = fx_module_new (cls->name->data);
@@ -374,16 +374,32 @@ sync_tree (const FxValue *root)
   while (stack->len > 0)
     {
       NnModule *p = g_ptr_array_steal_index (stack, stack->len - 1);
-      FxDict *children = fx_dict_new ();
-      const FxValue *k, *v;
+      FxDict *children;
+      const FxValue *k, *v, *ck, *cv;
+      gboolean same = TRUE;
+      guint j = 0;
+      /* most trees are in sync already (every GraphModule syncs one that shares its leaves
+       * with the traced model): compare in order, rebuild only a module that differs */
       for (guint i = 0; fx_dict_entry (p->modules, i, &k, &v); i++)
         {
           NnModule *c = nn_bound (v);
           if (k->kind != FX_VALUE_STR)
             continue;
-          fx_dict_set (children, fx_value_copy (k), c ? fx_value_module (c->fx) : fx_value_none ());
+          if (same && !(fx_dict_entry (p->fx->children, j++, &ck, &cv) && fx_value_equal (ck, k)
+                        && (c != NULL ? cv->kind == FX_VALUE_OBJECT && cv->obj == &c->fx->parent
+                                      : cv->kind == FX_VALUE_NONE)))
+            same = FALSE;
           if (c != NULL && g_hash_table_add (seen, c))
             g_ptr_array_add (stack, c);
+        }
+      if (same && !fx_dict_entry (p->fx->children, j, &ck, &cv))
+        continue;
+      children = fx_dict_new ();
+      for (guint i = 0; fx_dict_entry (p->modules, i, &k, &v); i++)
+        {
+          NnModule *c = nn_bound (v);
+          if (k->kind == FX_VALUE_STR)
+            fx_dict_set (children, fx_value_copy (k), c ? fx_value_module (c->fx) : fx_value_none ());
         }
       fx_dict_unref (p->fx->children);
       p->fx->children = children;
@@ -469,8 +485,6 @@ walk_modules (const FxValue *root, const char *prefix, gboolean dedup, GHashTabl
       if (dedup)
         g_hash_table_add (memo, it.module.obj);
       g_ptr_array_add (modules, (gpointer) it.module.obj);
-      if (names)
-        g_ptr_array_add (names, g_strdup (it.prefix));
       p = nn_payload (&it.module);
       g_ptr_array_set_size (kids, 0);
       for (guint i = 0; p && fx_dict_entry (p->modules, i, &k, &v); i++)
@@ -485,7 +499,10 @@ walk_modules (const FxValue *root, const char *prefix, gboolean dedup, GHashTabl
           Pending next = { *val, join_name (it.prefix, key->s->data) };
           g_array_append_val (stack, next);
         }
-      g_free (it.prefix);
+      if (names)
+        g_ptr_array_add (names, it.prefix);   /* the walk is done with it: handed over */
+      else
+        g_free (it.prefix);
     }
   g_array_free (stack, TRUE);
 }

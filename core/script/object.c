@@ -55,11 +55,7 @@ sc_set_current (FxScript *S)
 static guint
 mix_pointer (gconstpointer p)
 {
-  guint64 x = (guint64) (guintptr) p;
-  x ^= x >> 33;
-  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  return (guint) x;
+  return fx_pointer_hash (p);
 }
 
 /* Other layers print our objects through fx_value_repr(): use the running interpreter. */
@@ -113,7 +109,7 @@ instance_finalize (FxObject *obj)
   if (inst->dict)
     fx_dict_unref (inst->dict);
   fx_object_unref (&inst->cls->base);
-  g_free (inst);
+  fx_mem_free (inst, sizeof *inst);
 }
 
 /* Dict keys that are instances with __hash__/__eq__ use them (errors count as unequal). */
@@ -920,7 +916,7 @@ sc_type_lookup_c (FxScript *S, FxScriptClass *cls, const char *name)
 FxValue
 sc_instance_new (FxScript *S, FxScriptClass *cls)
 {
-  ScInstance *inst = g_new0 (ScInstance, 1);
+  ScInstance *inst = fx_new0 (ScInstance, 1);
   fx_object_init (&inst->base, &sc_instance_klass);
   inst->cls = cls;
   fx_object_ref (&cls->base);
@@ -944,7 +940,7 @@ FxValue
 sc_native_new (const char *owner, const char *name, ScNativeKind kind, FxScriptFunc func,
                gpointer data, GDestroyNotify destroy)
 {
-  ScNative *n = g_new0 (ScNative, 1);
+  ScNative *n = fx_new0 (ScNative, 1);
   fx_object_init (&n->base, &sc_native_klass);
   n->func = func;
   n->data = data;
@@ -989,7 +985,7 @@ sc_add_property (FxScriptClass *cls, const char *name, FxScriptFunc get, FxScrip
 FxValue
 sc_method_new (const FxValue *func, const FxValue *self)
 {
-  ScMethod *m = g_new0 (ScMethod, 1);
+  ScMethod *m = fx_new0 (ScMethod, 1);
   fx_object_init (&m->base, &sc_method_klass);
   m->func = fx_value_copy (func);
   m->self = fx_value_copy (self);
@@ -999,7 +995,7 @@ sc_method_new (const FxValue *func, const FxValue *self)
 ScCell *
 sc_cell_new (FxValue value)
 {
-  ScCell *c = g_new0 (ScCell, 1);
+  ScCell *c = fx_new0 (ScCell, 1);
   fx_object_init (&c->base, &sc_cell_klass);
   c->value = value;
   return c;
@@ -1022,7 +1018,7 @@ sc_module_new (FxScript *S, const char *name)
 FxValue
 sc_set_new (FxScript *S, gboolean frozen)
 {
-  ScSet *s = g_new0 (ScSet, 1);
+  ScSet *s = fx_new0 (ScSet, 1);
   fx_object_init (&s->base, frozen ? &sc_frozenset_klass : &sc_set_klass);
   s->d = fx_dict_new ();
   (void) S;
@@ -1043,7 +1039,7 @@ sc_range_new (int64_t start, int64_t stop, int64_t step)
 FxValue
 sc_dict_view_new (FxDict *d, int type_id)
 {
-  ScDictView *v = g_new0 (ScDictView, 1);
+  ScDictView *v = fx_new0 (ScDictView, 1);
   fx_object_init (&v->base, type_id == SC_T_DICT_KEYS ? &sc_dictkeys_klass
                             : type_id == SC_T_DICT_VALUES ? &sc_dictvalues_klass : &sc_dictitems_klass);
   v->d = fx_dict_ref (d);
@@ -1534,8 +1530,16 @@ sc_generic_setattr (FxScript *S, const FxValue *obj, FxStr *name, const FxValue 
           cls->qualname = fx_str_ref (value->s);
           return TRUE;
         }
-      fx_dict_set (cls->dict, sc_str_value (name), fx_value_copy (value));
-      sc_type_modified (S);
+      {
+        FxValue key = sc_str_value (name);
+        /* a name the class already has is replaced in its dict slot, which every lookup
+         * cache that found it points at, and which still shadows what it did: no cache goes
+         * stale (Tracer.trace patching nn.Module.__call__ would otherwise flush them all) */
+        gboolean in_place = fx_dict_get (cls->dict, &key) != NULL;
+        fx_dict_set (cls->dict, key, fx_value_copy (value));
+        if (!in_place)
+          sc_type_modified (S);
+      }
       return TRUE;
     }
   d = sc_type_lookup (S, type, name);

@@ -649,7 +649,7 @@ builtin_binary (FxScript *S, ScBinOp op, const FxValue *a, const FxValue *b, FxV
     {
       if (a->kind == FX_VALUE_STR && b->kind == FX_VALUE_STR)
         {
-          FxStr *s = g_malloc (sizeof (FxStr) + a->s->len + b->s->len + 1);
+          FxStr *s = fx_mem_alloc (sizeof (FxStr) + a->s->len + b->s->len + 1);   /* as fx_str_unref frees */
           g_atomic_ref_count_init (&s->ref);
           s->hash = 0;
           s->len = a->s->len + b->s->len;

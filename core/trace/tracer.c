@@ -29,7 +29,9 @@ typedef struct {
     FxScriptClass *cls;
     FxStr *name;
     guint version;
-    gboolean answer;
+    guint64 dict_version;        /* of the instance dict checked (0: none) */
+    gboolean overridden;         /* the instance dict has the name */
+    const FxValue *found;        /* the class dict slot the hook resolves to (or NULL) */
   } answers[16];
 } TraceState;
 
@@ -61,37 +63,48 @@ native_value (TraceState *st, const char *name, FxScriptFunc func, ScNativeKind 
 
 /* ------------------------------------------------------------------ hooks */
 
-/* tracer's class (and instance) keep torch.fx's hook `name`, whose object is def. */
+/* tracer's class (and instance) keep torch.fx's hook `name`, whose object is def. Asked
+ * several times per node: the answer's parts are kept while the class's lookups and the
+ * instance dict's keys stay as they were. */
 static gboolean
 is_default (FxScript *S, TraceState *st, const FxValue *tracer, FxStr *name, FxObject *def)
 {
   ScInstance *inst = sc_value_instance (tracer);
-  FxValue *found;
+  const FxValue *found;
+  guint64 dict_version;
   guint slot;
 
   if (inst == NULL || def == NULL)
     return FALSE;
-  if (inst->dict != NULL && fx_dict_len (inst->dict) > 0 && sc_dict_get_str (inst->dict, name) != NULL)
-    return FALSE;
+  dict_version = inst->dict != NULL ? fx_dict_keys_version (inst->dict) : 0;
   /* one slot per hook name (interned: compared by address) */
   for (slot = 0; slot + 1 < G_N_ELEMENTS (st->answers); slot++)
     if (st->answers[slot].name == name || st->answers[slot].name == NULL)
       break;
-  if (st->answers[slot].cls == inst->cls && st->answers[slot].name == name
-      && st->answers[slot].version == S->type_version)
-    return st->answers[slot].answer;
-  found = sc_type_lookup (S, inst->cls, name);
-  if (st->answers[slot].cls != inst->cls)
+  if (!(st->answers[slot].cls == inst->cls && st->answers[slot].name == name
+        && st->answers[slot].version == S->type_version
+        && st->answers[slot].dict_version == dict_version))
     {
-      if (st->answers[slot].cls != NULL)
-        fx_object_unref (&st->answers[slot].cls->base);
-      fx_object_ref (&inst->cls->base);
-      st->answers[slot].cls = inst->cls;
+      if (st->answers[slot].cls != inst->cls)
+        {
+          if (st->answers[slot].cls != NULL)
+            fx_object_unref (&st->answers[slot].cls->base);
+          fx_object_ref (&inst->cls->base);
+          st->answers[slot].cls = inst->cls;
+        }
+      st->answers[slot].name = name;
+      st->answers[slot].version = S->type_version;
+      st->answers[slot].dict_version = dict_version;
+      st->answers[slot].overridden = inst->dict != NULL && fx_dict_len (inst->dict) > 0
+                                     && sc_dict_get_str (inst->dict, name) != NULL;
+      st->answers[slot].found = sc_type_lookup (S, inst->cls, name);
     }
-  st->answers[slot].name = name;
-  st->answers[slot].version = S->type_version;
-  st->answers[slot].answer = found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == def;
-  return st->answers[slot].answer;
+  if (st->answers[slot].overridden)
+    return FALSE;
+  /* the slot is compared live: replacing a hook in a class dict keeps its slot (and the
+   * type version) */
+  found = st->answers[slot].found;
+  return found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == def;
 }
 
 static gboolean
@@ -117,7 +130,23 @@ instance_attr (FxScript *S, const FxValue *obj, FxStr *name, FxValue *out)
 }
 
 static gboolean dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer,
-                                     const FxValue *a, FxValue *out);
+                                     FxTracer *ct, const FxValue *a, FxValue *out);
+
+/* What a C tracer's create_arg hook is asked about: anything but the containers create_arg
+ * walks (tuples, lists, dicts, slices; it is asked about their items) and proxies. */
+static gboolean
+is_leaf_arg (FxScript *S, TraceState *st, const FxValue *a)
+{
+  switch (a->kind)
+    {
+    case FX_VALUE_TUPLE: case FX_VALUE_LIST: case FX_VALUE_DICT: case FX_VALUE_SLICE:
+      return FALSE;
+    case FX_VALUE_OBJECT:
+      return st->proxy_cls == NULL || !sc_isinstance (S, a, st->proxy_cls);
+    default:
+      return TRUE;
+    }
+}
 
 /* How lower() treats a value: create_arg's (Python for what C does not do) or the fused
  * create_arg + Graph.create_node lowering (which leaves such values to the full path). */
@@ -131,9 +160,14 @@ typedef enum {
  * (proxies, plain values and containers of them); the rest (tensors, modules, namedtuples,
  * __fx_create_arg__, non-str dict keys, errors) goes to the Python definition. */
 static int
-lower (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a, LowerMode mode,
-       int depth, FxValue *out)
+lower (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer *ct, const FxValue *a,
+       LowerMode mode, int depth, FxValue *out)
 {
+  /* a C tracer's create_arg first, as a subclass's override would be (create_node_direct
+   * leaves LOWER_DIRECT to tracers without one) */
+  if (mode == LOWER_CREATE_ARG && ct != NULL && ct->klass->create_arg != NULL
+      && is_leaf_arg (S, st, a) && ct->klass->create_arg (ct, a, out))
+    return 1;
   switch (a->kind)
     {
     case FX_VALUE_NONE: case FX_VALUE_BOOL: case FX_VALUE_INT: case FX_VALUE_FLOAT:
@@ -149,8 +183,8 @@ lower (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a, Low
         for (guint i = 0; i < a->seq->len; i++)
           {
             int r = mode == LOWER_DIRECT
-                    ? lower (S, st, tracer, &a->seq->items[i], mode, depth + 1, &seq->items[i])
-                    : dispatch_create_arg (S, st, tracer, &a->seq->items[i], &seq->items[i]) ? 1 : -1;
+                    ? lower (S, st, tracer, ct, &a->seq->items[i], mode, depth + 1, &seq->items[i])
+                    : dispatch_create_arg (S, st, tracer, ct, &a->seq->items[i], &seq->items[i]) ? 1 : -1;
             if (r <= 0)
               {
                 fx_seq_unref (seq);
@@ -173,8 +207,8 @@ lower (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a, Low
         for (guint i = 0; fx_dict_entry (a->dict, i, &k, &v); i++)
           {
             FxValue lowered;
-            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, v, mode, depth + 1, &lowered)
-                    : dispatch_create_arg (S, st, tracer, v, &lowered) ? 1 : -1;
+            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, ct, v, mode, depth + 1, &lowered)
+                    : dispatch_create_arg (S, st, tracer, ct, v, &lowered) ? 1 : -1;
             if (r <= 0)
               {
                 fx_dict_unref (d);
@@ -193,8 +227,8 @@ lower (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a, Low
         const FxValue *in[3] = { &a->slice->start, &a->slice->stop, &a->slice->step };
         for (int i = 0; i < 3; i++)
           {
-            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, in[i], mode, depth + 1, &parts[i])
-                    : dispatch_create_arg (S, st, tracer, in[i], &parts[i]) ? 1 : -1;
+            int r = mode == LOWER_DIRECT ? lower (S, st, tracer, ct, in[i], mode, depth + 1, &parts[i])
+                    : dispatch_create_arg (S, st, tracer, ct, in[i], &parts[i]) ? 1 : -1;
             if (r <= 0)
               {
                 for (int j = 0; j < i; j++)
@@ -231,12 +265,12 @@ full:
 }
 
 static gboolean
-dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *a,
-                     FxValue *out)
+dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer *ct,
+                     const FxValue *a, FxValue *out)
 {
   if (!is_default (S, st, tracer, st->n_create_arg, st->def_create_arg))
     return call_hook (S, tracer, st->n_create_arg, a, 1, out);
-  return lower (S, st, tracer, a, LOWER_CREATE_ARG, 0, out) > 0;
+  return lower (S, st, tracer, ct, a, LOWER_CREATE_ARG, 0, out) > 0;
 }
 
 static FxTracer *capsule_tracer (const FxValue *v);
@@ -252,22 +286,34 @@ c_tracer_of (TraceState *st, const FxValue *tracer)
   return v != NULL ? capsule_tracer (v) : NULL;
 }
 
-/* A C tracer's create_node hook on the node just made (a Node wrapper). */
+/* A C tracer's create_node or create_proxy hook (which) on the node just made (a Node
+ * wrapper). */
 static gboolean
-c_node_created (FxScript *S, FxTracer *ct, const FxValue *node_value)
+c_node_hook (FxScript *S, FxTracer *ct, const FxValue *node_value, gboolean create_proxy)
 {
+  gboolean (*hook) (FxTracer *, FxNode *, GError **);
   GError *error = NULL;
   FxNode *node;
 
-  if (ct == NULL || ct->klass->create_node == NULL || (node = sc_fx_node_get (node_value)) == NULL)
+  if (ct == NULL)
     return TRUE;
-  if (ct->klass->create_node (ct, node, &error))
+  hook = create_proxy ? ct->klass->create_proxy : ct->klass->create_node;
+  if (hook == NULL || (node = sc_fx_node_get (node_value)) == NULL)
+    return TRUE;
+  if (hook (ct, node, &error))
     return TRUE;
   if (error == NULL)
-    return sc_raise (S, SC_T_RUNTIME_ERROR, "the tracer's create_node hook failed on %s", node->name);
+    return sc_raise (S, SC_T_RUNTIME_ERROR, "the tracer's %s hook failed on %s",
+                     create_proxy ? "create_proxy" : "create_node", node->name);
   sc_raise_gerror (S, error);
   g_error_free (error);
   return FALSE;
+}
+
+static gboolean
+c_node_created (FxScript *S, FxTracer *ct, const FxValue *node_value)
+{
+  return c_node_hook (S, ct, node_value, FALSE);
 }
 
 /* Graph.create_node's checks of kind, target, kwargs' keys and name; *op: the kind's. */
@@ -391,7 +437,8 @@ dispatch_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const FxValu
  * trees (lower (LOWER_DIRECT)), no intermediate Node-wrapper copies. 1 made (*out: the Node),
  * 0 not applicable (nothing run: the caller takes the full path), -1 an exception. */
 static int
-create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, const FxValue *kind,
+create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer *ct,
+                    const FxValue *kind,
                     const FxValue *target, const FxValue *args, const FxValue *kwargs,
                     const FxValue *name, const FxValue *type_expr, FxValue *out)
 {
@@ -400,7 +447,9 @@ create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, const Fx
   FxValue *found;
   FxNodeOp op;
 
+  /* a C create_arg hook is asked in create_arg's order, by the full path */
   if (args->kind != FX_VALUE_TUPLE || kwargs->kind != FX_VALUE_DICT
+      || (ct != NULL && ct->klass->create_arg != NULL)
       || !is_default (S, st, tracer, st->n_create_arg, st->def_create_arg)
       || !is_default (S, st, tracer, st->n_create_node, st->def_create_node))
     return 0;
@@ -410,9 +459,9 @@ create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, const Fx
     return 0;
   found = sc_type_lookup (S, sc_type_of (S, &graph_value), st->n_create_node);
   if (found == NULL || found->kind != FX_VALUE_OBJECT || found->obj != st->graph_create_node
-      || lower (S, st, tracer, args, LOWER_DIRECT, 0, &margs) <= 0)
+      || lower (S, st, tracer, ct, args, LOWER_DIRECT, 0, &margs) <= 0)
     return 0;
-  if (lower (S, st, tracer, kwargs, LOWER_DIRECT, 0, &mkwargs) <= 0)
+  if (lower (S, st, tracer, ct, kwargs, LOWER_DIRECT, 0, &mkwargs) <= 0)
     {
       fx_value_clear (&margs);
       return 0;
@@ -423,8 +472,8 @@ create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, const Fx
       fx_value_clear (&mkwargs);
       return -1;
     }
-  return graph_create_lowered (S, c_tracer_of (st, tracer), &graph_value, op, target, margs,
-                               mkwargs, name, type_expr, out) ? 1 : -1;
+  return graph_create_lowered (S, ct, &graph_value, op, target, margs, mkwargs, name, type_expr,
+                               out) ? 1 : -1;
 }
 
 /* TracerBase.create_proxy: create_arg of args and kwargs, create_node, then proxy (or
@@ -439,16 +488,17 @@ create_proxy_body (FxScript *S, TraceState *st, const FxValue *tracer, const FxV
   g_auto (FxValue) node_kwargs = { 0 };
   g_auto (FxValue) node = { 0 };
 
+  FxTracer *ct = c_tracer_of (st, tracer);
   /* torch.fx's own create_arg and create_node on libfx's Graph: straight to the node */
-  int direct = create_node_direct (S, st, tracer, kind, target, args, kwargs, name, type_expr,
-                                   &node);
+  int direct = create_node_direct (S, st, tracer, ct, kind, target, args, kwargs, name,
+                                   type_expr, &node);
 
   if (direct < 0)
     return FALSE;
   if (direct == 0)
     {
-      if (!dispatch_create_arg (S, st, tracer, args, &node_args)
-          || !dispatch_create_arg (S, st, tracer, kwargs, &node_kwargs))
+      if (!dispatch_create_arg (S, st, tracer, ct, args, &node_args)
+          || !dispatch_create_arg (S, st, tracer, ct, kwargs, &node_kwargs))
         return FALSE;
       /* 1.13 asserts these, with no message */
       if (node_args.kind != FX_VALUE_TUPLE || node_kwargs.kind != FX_VALUE_DICT)
@@ -457,6 +507,8 @@ create_proxy_body (FxScript *S, TraceState *st, const FxValue *tracer, const FxV
                                  type_expr, &node))
         return FALSE;
     }
+  if (!c_node_hook (S, ct, &node, TRUE))
+    return FALSE;
   if (factory->kind != FX_VALUE_NONE)
     return sc_call1 (S, factory, &node, out);
   return dispatch_proxy (S, st, tracer, &node, out);
@@ -508,7 +560,8 @@ glue_create_arg (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, F
   if (n_args != 2 || (kwargs != NULL && fx_dict_len (kwargs) > 0))
     return sc_raise (S, SC_T_TYPE_ERROR, "create_arg() takes exactly one argument (%d given)",
                      n_args - 1);
-  return lower (S, data, &args[0], &args[1], LOWER_CREATE_ARG, 0, result) > 0;
+  return lower (S, data, &args[0], c_tracer_of (data, &args[0]), &args[1], LOWER_CREATE_ARG, 0,
+                result) > 0;
 }
 
 /* Proxy.__getattr__(self, k): Attribute(self, k), a node only once used as a value. */
@@ -858,6 +911,16 @@ module_getattr (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, Fx
   if (n_args == 2 && (value.kind == FX_VALUE_TENSOR
                       || !is_default (S, w->st, &w->tracer, w->st->n_getattr, w->st->def_getattr)))
     {
+      /* a C tracer's getattr may keep a tensor attribute out of torch.fx's own getattr */
+      if (value.kind == FX_VALUE_TENSOR && w->c_tracer != NULL
+          && w->c_tracer->klass->getattr != NULL && args[1].kind == FX_VALUE_STR
+          && is_default (S, w->st, &w->tracer, w->st->n_getattr, w->st->def_getattr)
+          && !w->c_tracer->klass->getattr (w->c_tracer, args[1].s->data, &value))
+        {
+          *result = value;
+          value = fx_value_none ();
+          return TRUE;
+        }
       FxValue hargs[3] = { args[1], value, w->extra };
       return call_hook (S, &w->tracer, w->st->n_getattr, hargs, 3, result);
     }
@@ -874,9 +937,18 @@ glue_module_getattr_wrapper (FxScript *S, const FxValue *args, int n_args, FxDic
   if (n_args != 3)
     return sc_raise (S, SC_T_TYPE_ERROR,
                      "module_getattr_wrapper(tracer, original_getattr, parameter_proxy_cache)");
-  *result = sc_native_new ("torch.fx._symbolic_trace", "module_getattr_wrapper", SC_NATIVE_METHOD,
-                           module_getattr, wrapper_data_new (data, &args[0], &args[1], &args[2]),
-                           wrapper_data_free);
+  {
+    WrapperData *w = wrapper_data_new (data, &args[0], &args[1], &args[2]);
+    g_auto (FxValue) capsule = { 0 };
+    if (sc_getattr_opt (S, &args[0], ((TraceState *) data)->n_fx_c_tracer, &capsule) < 0)
+      {
+        wrapper_data_free (w);
+        return FALSE;
+      }
+    w->c_tracer = capsule_tracer (&capsule);
+    *result = sc_native_new ("torch.fx._symbolic_trace", "module_getattr_wrapper",
+                             SC_NATIVE_METHOD, module_getattr, w, wrapper_data_free);
+  }
   return TRUE;
 }
 

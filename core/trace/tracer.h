@@ -38,6 +38,21 @@ typedef struct {
    * NULL-terminated array the tracer frees with g_strfreev): those strings, so that **proxy
    * yields proxy[key] nodes; FALSE keeps torch.fx's keys() call_method node. */
   gboolean (*keys) (FxTracer *tracer, FxNode *node, char ***keys);
+  /* create_proxy: every node torch.fx's create_proxy makes (placeholders, calls, the
+   * parameters getattr proxies; not output, nor create_arg's get_attr nodes), after
+   * create_node (and its hook) and before the node's Proxy is made; the hook may edit it
+   * (target, args, meta...). FALSE fails the trace as create_node's does. */
+  gboolean (*create_proxy) (FxTracer *tracer, FxNode *node, GError **error);
+  /* create_arg(a): each value create_arg lowers into a node's arguments, asked before
+   * torch.fx's own rules — not proxies, nor the tuples, lists, dicts and slices it walks
+   * (their items are asked). TRUE with *out (a new value, no node references) puts that in
+   * a's place; FALSE keeps torch.fx's lowering. */
+  gboolean (*create_arg) (FxTracer *tracer, const FxValue *a, FxValue *out);
+  /* getattr(attr, value): a module's tensor attribute read during the trace. TRUE keeps
+   * torch.fx's getattr (a parameter becomes one cached get_attr proxy); FALSE gives the
+   * tensor itself, which create_arg then lowers where it is used (a get_attr node per use
+   * for a parameter or buffer of the root, a _tensor_constant otherwise). */
+  gboolean (*getattr) (FxTracer *tracer, const char *attr, const FxValue *value);
 } FxTracerClass;
 
 struct _FxTracer {

@@ -1,6 +1,6 @@
 /* test-trace-hooks.c: the hooks of a C tracer (trace/tracer.h) — is_leaf_module,
- * path_of_module, create_node, to_bool, iter and keys — each overridden from C, with the
- * code they lead to. Expected code and node lists are what /usr/bin/python3 with torch 1.13
+ * path_of_module, create_node, to_bool, iter, keys, create_proxy, create_arg and getattr —
+ * each overridden from C, with the code they lead to. Expected code and node lists are what /usr/bin/python3 with torch 1.13
  * prints for the same model traced by a torch.fx.Tracer subclass overriding the same hooks
  * the same way (the generator is in the comment above each expectation). */
 #include <fx.h>
@@ -315,6 +315,159 @@ test_hook_error (void)
   g_assert_nonnull (strstr (error->message, "no modules wanted: block_lin"));
 }
 
+
+/* ---- create_proxy, create_arg, getattr ---- */
+
+static const char scaled_source[] =
+  "import torch\n"
+  "import torch.nn as nn\n"
+  "\n"
+  "\n"
+  "class Scaled(nn.Module):\n"
+  "    def __init__(self):\n"
+  "        super().__init__()\n"
+  "        self.lin = nn.Linear(4, 4)\n"
+  "        self.scale = nn.Parameter(torch.ones(4))\n"
+  "\n"
+  "    def forward(self, x):\n"
+  "        y = torch.relu(self.lin(x)) * 0.5\n"
+  "        return y * self.scale + self.scale, (y, 2.0)\n";
+
+enum { HOOK_CREATE_PROXY = 1, HOOK_CREATE_ARG = 2, HOOK_GETATTR = 4 };
+
+/* With /usr/bin/python3 and torch 1.13, the model above as model2.py, each case a subset
+ * `hooks` of the three overrides:
+ *
+ *   class ArgTracer(torch.fx.Tracer):
+ *       def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None,
+ *                        proxy_factory_fn=None):
+ *           p = super().create_proxy(kind, target, args, kwargs, name, type_expr,
+ *                                    proxy_factory_fn)
+ *           self.proxied.append(p.node.op + ':' + p.node.name)
+ *           if p.node.target is torch.relu:
+ *               p.node.target = torch.sigmoid
+ *           return p
+ *       def create_arg(self, a):
+ *           if isinstance(a, float):
+ *               return a * 2
+ *           return super().create_arg(a)
+ *       def getattr(self, attr, attr_val, parameter_proxy_cache):
+ *           if attr == 'scale':
+ *               return attr_val
+ *           return super().getattr(attr, attr_val, parameter_proxy_cache)
+ *
+ *   t = ArgTracer(); g = t.trace(model2.Scaled())
+ *   print(repr(torch.fx.GraphModule(t.root, g, 'Scaled').code)); print(t.proxied)
+ */
+static const struct {
+  guint hooks;
+  const char *code;
+  const char *proxied;           /* "op:name" of create_proxy's nodes, space-separated */
+} arg_cases[] = {
+  { HOOK_CREATE_PROXY | HOOK_CREATE_ARG | HOOK_GETATTR,
+    "\n\n\ndef forward(self, x):\n    lin = self.lin(x);  x = None\n"
+    "    relu = torch.sigmoid(lin);  lin = None\n    mul = relu * 1.0;  relu = None\n"
+    "    scale = self.scale\n    mul_1 = mul * scale;  scale = None\n"
+    "    scale_1 = self.scale\n    add = mul_1 + scale_1;  mul_1 = scale_1 = None\n"
+    "    return (add, (mul, 4.0))\n    ",
+    "placeholder:x call_module:lin call_function:relu call_function:mul call_function:mul_1 "
+    "call_function:add" },
+  { HOOK_CREATE_PROXY,
+    "\n\n\ndef forward(self, x):\n    lin = self.lin(x);  x = None\n"
+    "    relu = torch.sigmoid(lin);  lin = None\n    mul = relu * 0.5;  relu = None\n"
+    "    scale = self.scale\n    mul_1 = mul * scale\n"
+    "    add = mul_1 + scale;  mul_1 = scale = None\n    return (add, (mul, 2.0))\n    ",
+    "placeholder:x call_module:lin call_function:relu call_function:mul get_attr:scale "
+    "call_function:mul_1 call_function:add" },
+  { HOOK_CREATE_ARG,
+    "\n\n\ndef forward(self, x):\n    lin = self.lin(x);  x = None\n"
+    "    relu = torch.relu(lin);  lin = None\n    mul = relu * 1.0;  relu = None\n"
+    "    scale = self.scale\n    mul_1 = mul * scale\n"
+    "    add = mul_1 + scale;  mul_1 = scale = None\n    return (add, (mul, 4.0))\n    ",
+    "" },
+  { HOOK_GETATTR,
+    "\n\n\ndef forward(self, x):\n    lin = self.lin(x);  x = None\n"
+    "    relu = torch.relu(lin);  lin = None\n    mul = relu * 0.5;  relu = None\n"
+    "    scale = self.scale\n    mul_1 = mul * scale;  scale = None\n"
+    "    scale_1 = self.scale\n    add = mul_1 + scale_1;  mul_1 = scale_1 = None\n"
+    "    return (add, (mul, 2.0))\n    ",
+    "" },
+};
+
+typedef struct {
+  FxTracer parent;
+  guint hooks;
+  GString *proxied;
+  guint n_getattr;
+} ArgTracer;
+
+static gboolean
+arg_create_proxy (FxTracer *tracer, FxNode *node, GError **error)
+{
+  ArgTracer *self = (ArgTracer *) tracer;
+  if (!(self->hooks & HOOK_CREATE_PROXY))
+    return TRUE;
+  g_string_append_printf (self->proxied, "%s%s:%s", self->proxied->len ? " " : "",
+                          fx_node_op_name (node->op), node->name);
+  if (node->target.kind == FX_VALUE_OP && strcmp (node->target.op->qualified_name, "torch.relu") == 0)
+    {
+      const FxOp *sigmoid = fx_op_lookup ("torch.sigmoid");
+      g_assert_nonnull (sigmoid);
+      fx_value_clear (&node->target);
+      node->target = fx_value_op (sigmoid);
+    }
+  return TRUE;
+}
+
+static gboolean
+arg_create_arg (FxTracer *tracer, const FxValue *a, FxValue *out)
+{
+  ArgTracer *self = (ArgTracer *) tracer;
+  if (!(self->hooks & HOOK_CREATE_ARG) || a->kind != FX_VALUE_FLOAT)
+    return FALSE;
+  *out = fx_value_float (a->f * 2);
+  return TRUE;
+}
+
+static gboolean
+arg_getattr (FxTracer *tracer, const char *attr, const FxValue *value)
+{
+  ArgTracer *self = (ArgTracer *) tracer;
+  g_assert_true (value->kind == FX_VALUE_TENSOR);
+  self->n_getattr++;
+  return !(self->hooks & HOOK_GETATTR) || strcmp (attr, "scale") != 0;
+}
+
+static const FxTracerClass arg_class = {
+  .create_proxy = arg_create_proxy,
+  .create_arg = arg_create_arg,
+  .getattr = arg_getattr,
+};
+
+static void
+test_hooks_proxy_arg_getattr (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "hooks_scaled.py", NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, scaled_source, -1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (arg_cases); i++)
+    {
+      ArgTracer t = { { &arg_class, NULL }, arg_cases[i].hooks, g_string_new (NULL), 0 };
+      g_autoptr (FxGraphModule) gm = fx_tracer_trace_file (&t.parent, path, "Scaled", NULL,
+                                                           &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (gm);
+      g_assert_cmpstr (gm->code, ==, arg_cases[i].code);
+      g_assert_cmpstr (t.proxied->str, ==, arg_cases[i].proxied);
+      /* self.scale is read twice; self.lin is a module, not asked about */
+      g_assert_cmpuint (t.n_getattr, ==, 2);
+      g_string_free (t.proxied, TRUE);
+    }
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -328,6 +481,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/hooks/traced-block", test_hooks_traced_block);
   g_test_add_func ("/trace/hooks/iter", test_hook_iter);
   g_test_add_func ("/trace/hooks/error", test_hook_error);
+  g_test_add_func ("/trace/hooks/create-proxy-arg-getattr", test_hooks_proxy_arg_getattr);
   status = g_test_run ();
   {
     g_autofree char *model = g_build_filename (tmp_dir, "hooks_model.py", NULL);
