@@ -592,7 +592,7 @@ typedef struct {
 } WeightEntry;
 
 #define CACHE_ENTRIES 64
-#define CACHE_BYTES ((gsize) 192 << 20)
+
 
 static struct {
   GMutex lock;
@@ -619,6 +619,38 @@ cache_drop (int i)
   wcache.bytes -= wcache.entries[i]->bytes;
   weight_entry_unref (wcache.entries[i]);
   wcache.entries[i] = NULL;
+}
+
+/* The cache's budget in bytes (wcache.lock held): FX_WINOGRAD_CACHE_MB, else 0 — no
+ * transformed weights kept between calls, so a forward adds no memory that outlives it. */
+static gint64 cache_budget = -1;   /* -1: not yet read from the environment */
+
+static gsize
+cache_bytes_locked (void)
+{
+  if (cache_budget < 0)
+    {
+      const char *env = g_getenv ("FX_WINOGRAD_CACHE_MB");
+      guint64 mb = env ? MIN (g_ascii_strtoull (env, NULL, 10), (guint64) 1 << 20) : 0;
+      cache_budget = (gint64) (mb << 20);
+    }
+  return (gsize) cache_budget;
+}
+
+void
+fx_winograd_set_cache_budget (gsize bytes)
+{
+  g_mutex_lock (&wcache.lock);
+  cache_budget = (gint64) MIN (bytes, (gsize) G_MAXINT64);
+  while (wcache.bytes > (gsize) cache_budget)
+    {
+      int oldest = -1;
+      for (int i = 0; i < CACHE_ENTRIES; i++)
+        if (wcache.entries[i] && (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use))
+          oldest = i;
+      cache_drop (oldest);
+    }
+  g_mutex_unlock (&wcache.lock);
 }
 
 typedef struct {
@@ -658,6 +690,7 @@ weights_lookup (WinoJob *j)
   gsize raw_bytes = sizeof (float) * s->o * s->c * 9;
   WeightEntry *found = NULL;
   g_mutex_lock (&wcache.lock);
+  gboolean keep = cache_bytes_locked () > 0;
   for (int i = 0; i < CACHE_ENTRIES && found == NULL; i++)
     {
       WeightEntry *e = wcache.entries[i];
@@ -682,7 +715,7 @@ weights_lookup (WinoJob *j)
   e->o = s->o;
   e->c = s->c;
   e->m = j->m;
-  e->raw = g_memdup2 (j->weight, raw_bytes);
+  e->raw = keep ? g_memdup2 (j->weight, raw_bytes) : NULL;
   e->U = g_malloc (sizeof (float) * j->P * s->o * s->c);
   e->bytes = raw_bytes + sizeof (float) * j->P * s->o * s->c;
   j->U = e->U;
@@ -698,7 +731,8 @@ weights_lookup (WinoJob *j)
       if (o && o->where == e->where && o->o == e->o && o->c == e->c && o->m == e->m)
         cache_drop (i);
     }
-  if (e->bytes <= CACHE_BYTES / 4)
+  gsize budget = cache_bytes_locked ();
+  if (e->raw != NULL && e->bytes <= budget / 4)
     {
       for (;;)
         {
@@ -708,7 +742,7 @@ weights_lookup (WinoJob *j)
               free_slot = free_slot < 0 ? i : free_slot;
             else if (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use)
               oldest = i;
-          if (free_slot >= 0 && wcache.bytes + e->bytes <= CACHE_BYTES)
+          if (free_slot >= 0 && wcache.bytes + e->bytes <= budget)
             {
               g_atomic_ref_count_inc (&e->ref);
               e->last_use = ++wcache.clock;

@@ -148,15 +148,31 @@ test_one_thread (void)
   run_random_cases (1);
 }
 
+static void weight_edit_seen_once (void);
+
 static void
 test_two_threads (void)
 {
   run_random_cases (2);
 }
 
-/* A weight edited in place between calls is seen: nothing is cached across calls. */
+/* A weight edited in place between calls is seen, with no cache (the default) and with one:
+ * the cache compares the weights with the copy its transform was made from. */
 static void
 test_weight_edit_seen (void)
+{
+  for (int cached = 0; cached < 2; cached++)
+    {
+      fx_winograd_set_cache_budget (cached ? (gsize) 64 << 20 : 0);
+      weight_edit_seen_once ();
+      /* the second call hits the cache when there is one: the same result again */
+      weight_edit_seen_once ();
+    }
+  fx_winograd_set_cache_budget (0);
+}
+
+static void
+weight_edit_seen_once (void)
 {
   FxGenerator *gen = fx_generator_new (5);
   g_autoptr (FxTensor) x = gaussian (gen, 1, 32, 20, 20);
