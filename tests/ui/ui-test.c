@@ -108,8 +108,18 @@ ui_test_render (GtkWidget *widget, const char *name)
 
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* The paintable shows the last frame drawn: a window mapped a moment ago (slow under the
+   * sanitizers) may not have painted yet — ask for frames until it has. */
+  for (gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;;)
+    {
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL || g_get_monotonic_time () > deadline)
+        break;
+      snapshot = gtk_snapshot_new ();
+      gtk_widget_queue_draw (widget);
+      ui_test_wait_frames (widget, 1);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_nonnull (texture);
