@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdatomic.h>
 #include "tensor/blas.h"
+#include "tensor/tensor.h"
 
 #define LANES 16
 typedef float v16 __attribute__ ((vector_size (LANES * sizeof (float))));
@@ -587,6 +588,8 @@ typedef struct {
   int m;
   float *raw;                /* the weights the transform was made from */
   float *U;
+  FxStorage *U_storage;      /* entries not kept: U in a storage, so that its megabytes go
+                              * back to tensor.c's big-buffer reuse instead of munmap */
   guint64 last_use;
   gsize bytes;
 } WeightEntry;
@@ -607,7 +610,10 @@ weight_entry_unref (WeightEntry *e)
   if (e != NULL && g_atomic_ref_count_dec (&e->ref))
     {
       g_free (e->raw);
-      g_free (e->U);
+      if (e->U_storage != NULL)
+        fx_storage_unref (e->U_storage);
+      else
+        g_free (e->U);
       g_free (e);
     }
 }
@@ -716,7 +722,13 @@ weights_lookup (WinoJob *j)
   e->c = s->c;
   e->m = j->m;
   e->raw = keep ? g_memdup2 (j->weight, raw_bytes) : NULL;
-  e->U = g_malloc (sizeof (float) * j->P * s->o * s->c);
+  if (keep)
+    e->U = g_malloc (sizeof (float) * j->P * s->o * s->c);
+  else
+    {
+      e->U_storage = fx_storage_new_uninit (sizeof (float) * j->P * s->o * s->c);
+      e->U = e->U_storage->data;
+    }
   e->bytes = raw_bytes + sizeof (float) * j->P * s->o * s->c;
   j->U = e->U;
   int64_t oc = s->o * s->c;
