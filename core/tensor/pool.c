@@ -778,6 +778,23 @@ adaptive_run (FxTensor *input, int64_t oh, int64_t ow, gboolean is_max, FxTensor
   return out;
 }
 
+/* dst[p] = mean of plane p (hw values), summed in double for float32 too (no drift over big
+ * planes); NaN for empty planes. */
+#define DEFINE_PLANE_MEANS(name, T)                                                       \
+  static void                                                                             \
+  name (const T *src, T *dst, int64_t planes, int64_t hw)                                 \
+  {                                                                                       \
+    for (int64_t p = 0; p < planes; p++)                                                  \
+      {                                                                                   \
+        double sum = 0;                                                                   \
+        for (int64_t i = 0; i < hw; i++)                                                  \
+          sum += src[p * hw + i];                                                         \
+        dst[p] = (T) (hw > 0 ? sum / hw : NAN);                                           \
+      }                                                                                   \
+  }
+DEFINE_PLANE_MEANS (plane_means_f32, float)
+DEFINE_PLANE_MEANS (plane_means_f64, double)
+
 /* mean over the last two dims, keepdim: what ATen does for an output size of (1, 1). */
 static FxTensor *
 global_mean (FxTensor *input, GError **error)
@@ -800,31 +817,10 @@ global_mean (FxTensor *input, GError **error)
   g_autoptr (FxTensor) in = fx_tensor_contiguous (input);
   FxTensor *out = pool_output (input, input->dtype, 1, 1);
   int64_t planes = fx_tensor_numel (out);
-  /* sums in double, for float32 too (no cancellation drift over big planes) */
   if (input->dtype == FX_DTYPE_FLOAT32)
-    {
-      const float *src = fx_tensor_data (in);
-      float *dst = fx_tensor_data (out);
-      for (int64_t p = 0; p < planes; p++)
-        {
-          double sum = 0;
-          for (int64_t i = 0; i < hw; i++)
-            sum += src[p * hw + i];
-          dst[p] = (float) (hw > 0 ? sum / hw : NAN);
-        }
-    }
+    plane_means_f32 (fx_tensor_data (in), fx_tensor_data (out), planes, hw);
   else
-    {
-      const double *src = fx_tensor_data (in);
-      double *dst = fx_tensor_data (out);
-      for (int64_t p = 0; p < planes; p++)
-        {
-          double sum = 0;
-          for (int64_t i = 0; i < hw; i++)
-            sum += src[p * hw + i];
-          dst[p] = hw > 0 ? sum / hw : NAN;
-        }
-    }
+    plane_means_f64 (fx_tensor_data (in), fx_tensor_data (out), planes, hw);
   return out;
 }
 
