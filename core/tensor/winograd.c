@@ -643,19 +643,31 @@ cache_bytes_locked (void)
   return (gsize) cache_budget;
 }
 
+/* Drops the least recently used entries (lock held) until the cache holds at most limit
+ * bytes and, with need_slot, has a free slot; returns that slot (or -1 without need_slot). */
+static int
+cache_shrink_locked (gsize limit, gboolean need_slot)
+{
+  for (;;)
+    {
+      int free_slot = -1, oldest = -1;
+      for (int i = 0; i < CACHE_ENTRIES; i++)
+        if (wcache.entries[i] == NULL)
+          free_slot = free_slot < 0 ? i : free_slot;
+        else if (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use)
+          oldest = i;
+      if (wcache.bytes <= limit && (free_slot >= 0 || !need_slot))
+        return free_slot;
+      cache_drop (oldest);
+    }
+}
+
 void
 fx_winograd_set_cache_budget (gsize bytes)
 {
   g_mutex_lock (&wcache.lock);
   cache_budget = (gint64) MIN (bytes, (gsize) G_MAXINT64);
-  while (wcache.bytes > (gsize) cache_budget)
-    {
-      int oldest = -1;
-      for (int i = 0; i < CACHE_ENTRIES; i++)
-        if (wcache.entries[i] && (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use))
-          oldest = i;
-      cache_drop (oldest);
-    }
+  cache_shrink_locked ((gsize) cache_budget, FALSE);
   g_mutex_unlock (&wcache.lock);
 }
 
@@ -746,24 +758,11 @@ weights_lookup (WinoJob *j)
   gsize budget = cache_bytes_locked ();
   if (e->raw != NULL && e->bytes <= budget / 4)
     {
-      for (;;)
-        {
-          int free_slot = -1, oldest = -1;
-          for (int i = 0; i < CACHE_ENTRIES; i++)
-            if (wcache.entries[i] == NULL)
-              free_slot = free_slot < 0 ? i : free_slot;
-            else if (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use)
-              oldest = i;
-          if (free_slot >= 0 && wcache.bytes + e->bytes <= budget)
-            {
-              g_atomic_ref_count_inc (&e->ref);
-              e->last_use = ++wcache.clock;
-              wcache.entries[free_slot] = e;
-              wcache.bytes += e->bytes;
-              break;
-            }
-          cache_drop (oldest);
-        }
+      int slot = cache_shrink_locked (budget - e->bytes, TRUE);
+      g_atomic_ref_count_inc (&e->ref);
+      e->last_use = ++wcache.clock;
+      wcache.entries[slot] = e;
+      wcache.bytes += e->bytes;
     }
   g_mutex_unlock (&wcache.lock);
   return e;
