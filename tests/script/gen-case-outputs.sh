@@ -8,6 +8,10 @@
 set -e
 python=${PYTHON:-/usr/bin/python3}
 for f in "$@"; do
+  if [ ! -f "$f" ]; then
+    echo "gen-case-outputs.sh: $f: no such script" >&2
+    exit 1
+  fi
   dir=$(dirname "$f")
   base=$(basename "$f" .py)
   status=0
