@@ -10,6 +10,7 @@
 #include "tensor/creation.h"
 #include "tensor/random.h"
 #include "tensor/print.h"
+#include "fx-cli.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,11 +19,6 @@
 #define EXEC_SYNOPSIS \
   "MODEL.py --module NAME [--weights FILE] --input SPEC [--input SPEC]... " \
   "[--eval] [--print-values] [--profile] [-o FILE]"
-
-int fx_command_exec (int argc, char **argv);
-void fx_cli_run_on_big_stack (void *(*func) (void *), void *data);   /* fx.c */
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxDict, fx_dict_unref)
 
 static int
 exec_usage_error (const char *message)

@@ -4,18 +4,14 @@
 #include <fx.h>
 #include "trace/trace.h"
 #include "ir/fxg.h"
+#include "fx-cli.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #define TRACE_SYNOPSIS \
   "MODEL.py --module NAME [--concrete NAME=VALUE]... [--leaf CLASS]... " \
   "[--format code|graph|tabular|fxg] [-o FILE]"
-
-int fx_command_trace (int argc, char **argv);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxDict, fx_dict_unref)
 
 typedef struct {
   const char *model;
@@ -119,8 +115,6 @@ fx_command_trace (int argc, char **argv)
   g_autoptr (GPtrArray) leaves = g_ptr_array_new ();
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
-  pthread_attr_t attr;
-  pthread_t thread;
   int status = 0;
 
   job.format = "code";
@@ -158,17 +152,9 @@ fx_command_trace (int argc, char **argv)
         }
       else if (option_value (argc, argv, &i, "--concrete", &value))
         {
-          const char *eq = value ? strchr (value, '=') : NULL;
-          g_autofree char *key = NULL;
-          g_autoptr (GError) parse_error = NULL;
-          FxValue literal;
-          if (eq == NULL || eq == value)
-            return usage_error ("--concrete needs NAME=VALUE");
-          key = g_strndup (value, eq - value);
-          if (!fx_trace_parse_literal (eq + 1, &literal, &parse_error))
-            return usage_error ("--concrete %s: VALUE must be a Python literal (%s)", key,
-                                parse_error->message);
-          fx_dict_set (concrete, fx_value_str (key), literal);
+          g_autofree char *message = NULL;
+          if (!fx_cli_add_concrete (concrete, value ? value : "", &message))
+            return usage_error ("%s", message);
         }
       else if (argv[i][0] == '-' && argv[i][1] != '\0')
         return usage_error ("unknown option '%s'", argv[i]);
@@ -201,13 +187,7 @@ fx_command_trace (int argc, char **argv)
   job.concrete = fx_dict_len (concrete) > 0 ? concrete : NULL;
 
   /* a large stack, as `fx run` has, for deeply nested models */
-  pthread_attr_init (&attr);
-  pthread_attr_setstacksize (&attr, (size_t) 256 << 20);
-  if (pthread_create (&thread, &attr, trace_thread, &job) == 0)
-    pthread_join (thread, NULL);
-  else
-    trace_thread (&job);
-  pthread_attr_destroy (&attr);
+  fx_cli_run_on_big_stack (trace_thread, &job);
 
   if (job.result == NULL)
     {

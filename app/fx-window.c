@@ -61,8 +61,6 @@ static const char *const document_actions[] = {
   "find", "zoom-in", "zoom-out", "zoom-fit", "export-code",
 };
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxDict, fx_dict_unref)
-
 static void
 set_actions_enabled (FxWindow *self, const char *const *names, guint n, gboolean enabled)
 {

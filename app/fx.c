@@ -2,6 +2,8 @@
  * jobs. Each subcommand is one entry of the table below. */
 #include <fx.h>
 #include "script/script.h"
+#include "trace/trace.h"
+#include "fx-cli.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -18,10 +20,6 @@ typedef struct {
 } FxCommand;
 
 static int command_run (int argc, char **argv);
-static int command_unavailable (int argc, char **argv);
-int fx_command_trace (int argc, char **argv);   /* fx-trace.c */
-int fx_command_exec (int argc, char **argv);    /* fx-exec.c */
-void fx_cli_run_on_big_stack (void *(*func) (void *), void *data);
 
 static const FxCommand commands[] = {
   { "run", "SCRIPT.py [ARGS...]",
@@ -46,9 +44,15 @@ static const FxCommand commands[] = {
     "  --profile        print the time spent in each node, slowest first (after one\n"
     "                   warm-up run)\n"
     "  -o FILE          write the output tensors to FILE as safetensors" },
-  { "export", "FILE.fxg|MODEL.py [--module NAME] (-o DIR | --code)",
+  { "export", "FILE.fxg|MODEL.py [--module NAME] [--concrete NAME=VALUE]... [--class NAME] (-o DIR | --code)",
     "Write a traced or edited graph as Python code or as a PyTorch package",
-    command_unavailable, NULL },
+    fx_command_export,
+    "  --module NAME   the module, Module subclass or function of MODEL.py to trace\n"
+    "  --concrete NAME=VALUE  specialise an argument while tracing, as `fx trace` does\n"
+    "  -o DIR          write DIR/module.py, DIR/state_dict.pt and DIR/__init__.py, a package\n"
+    "                  PyTorch imports (GraphModule.to_folder): `from DIR import FxModule`\n"
+    "  --class NAME    the class name in module.py (default FxModule)\n"
+    "  --code          print the generated forward() instead" },
 };
 
 static void
@@ -124,8 +128,7 @@ command_run (int argc, char **argv)
   return job.status;
 }
 
-/* Runs func (data) to completion on a thread with a 256 MB stack (or on this thread when
- * none can be made): scripts and model sources may recurse deeply. */
+/* A 256 MB stack (or this thread's when no thread can be made). */
 void
 fx_cli_run_on_big_stack (void *(*func) (void *), void *data)
 {
@@ -141,11 +144,28 @@ fx_cli_run_on_big_stack (void *(*func) (void *), void *data)
   pthread_attr_destroy (&attr);
 }
 
-static int
-command_unavailable (int argc, char **argv)
+gboolean
+fx_cli_add_concrete (FxDict *concrete, const char *arg, char **message)
 {
-  fprintf (stderr, "fx %s: not available in this build of fx yet\n", argv[0]);
-  return 1;
+  const char *eq = strchr (arg, '=');
+  g_autofree char *key = NULL;
+  g_autoptr (GError) error = NULL;
+  FxValue literal;
+
+  if (eq == NULL || eq == arg)
+    {
+      *message = g_strdup ("--concrete needs NAME=VALUE");
+      return FALSE;
+    }
+  key = g_strndup (arg, eq - arg);
+  if (!fx_trace_parse_literal (eq + 1, &literal, &error))
+    {
+      *message = g_strdup_printf ("--concrete %s: VALUE must be a Python literal (%s)", key,
+                                  error->message);
+      return FALSE;
+    }
+  fx_dict_set (concrete, fx_value_str (key), literal);
+  return TRUE;
 }
 
 int

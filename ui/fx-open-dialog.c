@@ -26,8 +26,6 @@ G_DEFINE_FINAL_TYPE (FxOpenDialog, fx_open_dialog, ADW_TYPE_WINDOW)
 enum { SIGNAL_TRACE_REQUESTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxDict, fx_dict_unref)
-
 static void
 set_error (FxOpenDialog *self, const char *message)
 {

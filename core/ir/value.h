@@ -115,6 +115,7 @@ struct _FxDict;
 FxDict  *fx_dict_new     (void);
 FxDict  *fx_dict_ref     (FxDict *dict);
 void     fx_dict_unref   (FxDict *dict);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxDict, fx_dict_unref)
 guint    fx_dict_len     (const FxDict *dict);
 /* Takes ownership of key and value; replaces an existing value in place. */
 void     fx_dict_set     (FxDict *dict, FxValue key, FxValue value);

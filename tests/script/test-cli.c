@@ -1,9 +1,11 @@
 /* test-cli.c: the fx command line's interface — help, version, subcommands, python-like
  * errors for scripts that cannot be opened, `fx trace`'s formats and errors, `fx exec`'s
- * inputs, weights, outputs and errors. Runs the built `fx` ($FX_CLI). */
+ * inputs, weights, outputs and errors, `fx export`'s code and packages. Runs the built `fx`
+ * ($FX_CLI). */
 #include <fx.h>
 #include "ir/fxg.h"
 #include "ir/safetensors.h"
+#include "ir/checkpoint.h"
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -675,6 +677,129 @@ test_exec_errors_and_profile (void)
   remove_dir (dir);
 }
 
+/* ---- fx export ---- */
+
+/* A file's contents, "" when it cannot be read (g_free it). */
+static char *
+read_text (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return g_strdup ("");
+  return text;
+}
+
+static void
+test_export (void)
+{
+  char *dir;
+  g_autofree char *model = write_trace_model (&dir);
+  g_autofree char *fxg = g_build_filename (dir, "net.fxg", NULL);
+  g_autofree char *package = g_build_filename (dir, "net_pkg", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxGraphModule) saved = NULL;
+  CliResult r;
+
+  /* a model's function: the code `fx trace` prints */
+  r = run_fx ("export", model, "--module", "double_add", "--code", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, trace_function_code);
+  g_assert_cmpstr (r.err, ==, "");
+  cli_result_clear (&r);
+
+  /* a saved graph, as the editor saves it: its code, or a package PyTorch imports */
+  r = run_fx ("trace", model, "--module", "net", "--concrete", "flag=False", "--format", "fxg",
+              "-o", fxg, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  cli_result_clear (&r);
+  r = run_fx ("export", fxg, "--code", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, trace_net_code);
+  cli_result_clear (&r);
+
+  r = run_fx ("export", fxg, "-o", package, "--class", "Net", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==, "");
+  cli_result_clear (&r);
+  saved = fx_fxg_load (fxg, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autofree char *module_py = read_text (package, "module.py");
+    g_autofree char *init_py = read_text (package, "__init__.py");
+    g_autofree char *state_path = g_build_filename (package, "state_dict.pt", NULL);
+    g_autoptr (FxDict) state = NULL;
+    g_autoptr (FxDict) expected = fx_module_state_dict (saved->module);
+
+    g_assert_nonnull (strstr (module_py, "\nclass Net(torch.nn.Module):\n"));
+    g_assert_nonnull (strstr (module_py, "self.fc = Linear(in_features=4, out_features=3, bias=True)"));
+    /* forward as in gm.code, indented into the class */
+    g_assert_nonnull (strstr (module_py, "    def forward(self, x, flag_1 = True):\n"
+                                         "        eq = flag_1 == False;  flag_1 = None\n"));
+    g_assert_cmpstr (init_py, ==, "from .module import *");
+    state = fx_checkpoint_load (state_path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (fx_dict_len (state), ==, fx_dict_len (expected));
+    for (guint i = 0; i < fx_dict_len (expected); i++)
+      {
+        const FxValue *key, *want;
+        gboolean same = FALSE;
+        g_assert_true (fx_dict_entry (expected, i, &key, &want));
+        FxValue *got = fx_dict_get (state, key);
+        g_assert_nonnull (got);
+        g_assert_true (fx_tensor_allclose (got->tensor, want->tensor, 0, 0, FALSE, &same, &error));
+        g_assert_true (same);
+      }
+  }
+
+  /* errors: exit 2 for usage, 1 for a file that is not a graph, with its path */
+  const char *usage_cases[][8] = {
+    { "export", fxg, NULL },                                   /* neither -o nor --code */
+    { "export", fxg, "--code", "-o", package, NULL },         /* both */
+    { "export", model, "--code", NULL },                      /* MODEL.py without --module */
+    { "export", fxg, "--module", "net", "--code", NULL },     /* --module with an .fxg */
+    { "export", fxg, "-o", package, "--class", "1st", NULL }, /* not an identifier */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (usage_cases); i++)
+    {
+      const char *const *a = usage_cases[i];
+      r = run_fx (a[0], a[1], a[2], a[3], a[4], a[5], a[6], NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_true (g_str_has_prefix (r.err, "fx export: "));
+      g_assert_nonnull (strstr (r.err, "\nUsage: fx export FILE.fxg|MODEL.py"));
+      cli_result_clear (&r);
+    }
+  {
+    g_autofree char *bad = g_build_filename (dir, "bad.fxg", NULL);
+    g_autofree char *prefix = g_strdup_printf ("fx export: %s: ", bad);
+    g_file_set_contents (bad, "not a graph", -1, &error);
+    g_assert_no_error (error);
+    r = run_fx ("export", bad, "--code", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_cmpstr (r.out, ==, "");
+    g_assert_true (g_str_has_prefix (r.err, prefix));
+    cli_result_clear (&r);
+  }
+  /* tracing errors come as the traceback `fx trace` prints */
+  r = run_fx ("export", model, "--module", "net", "--code", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, "Traceback (most recent call last):\n"));
+  cli_result_clear (&r);
+
+  {
+    g_autofree char *p1 = g_build_filename (package, "module.py", NULL);
+    g_autofree char *p2 = g_build_filename (package, "__init__.py", NULL);
+    g_autofree char *p3 = g_build_filename (package, "state_dict.pt", NULL);
+    g_remove (p1);
+    g_remove (p2);
+    g_remove (p3);
+    g_rmdir (package);
+  }
+  remove_dir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -698,5 +823,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/exec-inputs", test_exec_inputs);
   g_test_add_func ("/cli/exec-weights-errors", test_exec_weights_errors);
   g_test_add_func ("/cli/exec-errors-and-profile", test_exec_errors_and_profile);
+  g_test_add_func ("/cli/export", test_export);
   return g_test_run ();
 }
