@@ -499,36 +499,44 @@ DEFINE_GEMM (sgemm, float, sgemm_fallback, sgemm)
 DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 
 /* ---- fx_sgemm_stream: C = A·B without packing A (AVX-512) ----
- * A register tile is STREAM_MR rows × up to 64 columns of C (up to 24 accumulators of 16
- * floats); for each k it loads the vectors of B's row k and broadcasts one element of each
- * of the MR rows of A. B is walked in panels of STREAM_KC rows × 64 columns (32 KiB, in L1)
- * that every row tile reuses; A streams through once per 64 columns. Columns past n are
+ * A register tile is 8 rows × up to 48 columns or 6 rows × 64 columns of C (up to 24
+ * accumulators of 16 floats); for each k it loads the vectors of B's row k and broadcasts
+ * one element of each of the tile's rows of A. B is walked in panels of STREAM_KC rows × 64 columns (32 KiB, in L1)
+ * that every row tile reuses (a k of up to 192 is one panel: a short second one would load
+ * and store the C tiles again for a few rows); A streams through once per 64 columns. Columns past n are
  * masked; but a product of at most 64 columns whose last vector would hold one or two
  * (ResNet's 7×7 images: 49 columns) gets those as dot products with A's rows instead,
  * while they are in L1, rather than a quarter of the multiplications spent on padding. */
 
-#define STREAM_MR 6
+#define STREAM_MR 8   /* the most rows of a tile: 8 of up to 3 vectors, 6 of 4 */
 #define STREAM_KC 128
 #define STREAM_MAX_DOTS 2
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
+/* Only the last of a tile's nv vectors of columns may be partial (full: none is); its mask is
+ * kept in a register, the others are plain loads and stores. */
+#define STREAM_LOAD(full, nv, v, mask, p)                                                   \
+  ((full) || (v) < (nv) - 1 ? _mm512_loadu_ps (p) : _mm512_maskz_loadu_ps ((mask), (p)))
+
 __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
-stream_tile (const int mr, const int nv, int64_t kc, const float *a, int64_t lda,
-             const float *b, int64_t ldb, float *c, int64_t ldc, const __mmask16 *masks,
-             gboolean accumulate, const float *dots, int64_t ld_dots, int n_dots, float *cd)
+stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const float *a,
+             int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
+             const __mmask16 *masks, gboolean accumulate, const float *dots, int64_t ld_dots,
+             int n_dots, float *cd)
 {
   __m512 acc[STREAM_MR][4];
+  const __mmask16 last = masks[nv - 1];
   for (int i = 0; i < mr; i++)
     for (int v = 0; v < nv; v++)
-      acc[i][v] = accumulate ? _mm512_maskz_loadu_ps (masks[v], c + i * ldc + 16 * v)
+      acc[i][v] = accumulate ? STREAM_LOAD (full, nv, v, last, c + i * ldc + 16 * v)
                              : _mm512_setzero_ps ();
   for (int64_t k = 0; k < kc; k++)
     {
       __m512 bv[4];
       for (int v = 0; v < nv; v++)
-        bv[v] = _mm512_maskz_loadu_ps (masks[v], b + k * ldb + 16 * v);
+        bv[v] = STREAM_LOAD (full, nv, v, last, b + k * ldb + 16 * v);
       for (int i = 0; i < mr; i++)
         {
           __m512 av = _mm512_set1_ps (a[i * lda + k]);
@@ -538,7 +546,12 @@ stream_tile (const int mr, const int nv, int64_t kc, const float *a, int64_t lda
     }
   for (int i = 0; i < mr; i++)
     for (int v = 0; v < nv; v++)
-      _mm512_mask_storeu_ps (c + i * ldc + 16 * v, masks[v], acc[i][v]);
+      {
+        if (full || v < nv - 1)
+          _mm512_storeu_ps (c + i * ldc + 16 * v, acc[i][v]);
+        else
+          _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, acc[i][v]);
+      }
   /* the dot-product columns: cd[i·ldc + r] (+)= A's row i · dots[r] over this panel's k */
   for (int r = 0; r < n_dots; r++)
     for (int i = 0; i < mr; i++)
@@ -555,13 +568,16 @@ stream_tile (const int mr, const int nv, int64_t kc, const float *a, int64_t lda
       }
 }
 
-#define STREAM_TILE_CASE(mr, nv)                                                            \
-  case (mr) * 8 + (nv):                                                                     \
-    stream_tile ((mr), (nv), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k, n_dots,   \
-                 cp + nd0);                                                                 \
+#define STREAM_TILE_CASE(mr, nv, full)                                                      \
+  case ((mr) * 8 + (nv)) * 2 + (full):                                                      \
+    stream_tile ((mr), (nv), (full), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k,   \
+                 n_dots, cp + nd0);                                                         \
     break;
-#define STREAM_TILE_CASES(mr) STREAM_TILE_CASE (mr, 1) STREAM_TILE_CASE (mr, 2)              \
-  STREAM_TILE_CASE (mr, 3) STREAM_TILE_CASE (mr, 4)
+#define STREAM_TILE_CASES3(mr) STREAM_TILE_CASE (mr, 1, 0) STREAM_TILE_CASE (mr, 1, 1)       \
+  STREAM_TILE_CASE (mr, 2, 0) STREAM_TILE_CASE (mr, 2, 1)                                   \
+  STREAM_TILE_CASE (mr, 3, 0) STREAM_TILE_CASE (mr, 3, 1)
+#define STREAM_TILE_CASES(mr) STREAM_TILE_CASES3 (mr) STREAM_TILE_CASE (mr, 4, 0)            \
+  STREAM_TILE_CASE (mr, 4, 1)
 
 __attribute__ ((target ("avx512f"))) static void
 sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
@@ -579,6 +595,9 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
         for (int64_t p = 0; p < k; p++)
           dots[r * k + p] = b[p * ldb + n + r];
     }
+  /* panels of about STREAM_KC rows (up to 1.5 times that rather than a short extra one) */
+  int64_t n_panels = MAX ((int64_t) 1, (k + STREAM_KC / 2) / STREAM_KC);
+  int64_t kc_step = (k + n_panels - 1) / n_panels;
   for (int64_t n0 = 0; n0 < n; n0 += 64)
     {
       __mmask16 masks[4];
@@ -589,18 +608,23 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
                      : left <= 0 ? (__mmask16) 0 : (__mmask16) ((1u << left) - 1);
         }
       int nv = (int) MIN ((int64_t) 4, (n - n0 + 15) / 16);
+      /* rows per tile: accumulators, B's vectors and a broadcast within 32 registers */
+      int mr_full = nv <= 3 ? 8 : 6;
+      int full = masks[nv - 1] == (__mmask16) 0xffff;
       /* the dot-product columns ride along with the (only) panel */
       int64_t nd0 = n - n0;
-      for (int64_t k0 = 0; k0 < k; k0 += STREAM_KC)
+      for (int64_t k0 = 0; k0 < k; k0 += kc_step)
         {
-          int64_t kc = MIN ((int64_t) STREAM_KC, k - k0);
+          int64_t kc = MIN (kc_step, k - k0);
           const float *bp = b + k0 * ldb + n0, *dp = dots ? dots + k0 : NULL;
-          for (int64_t m0 = 0; m0 < m; m0 += STREAM_MR)
+          for (int64_t m0 = 0; m0 < m; m0 += mr_full)
             {
               const float *ap = a + m0 * lda + k0;
               float *cp = c + m0 * ldc + n0;
-              switch ((int) MIN ((int64_t) STREAM_MR, m - m0) * 8 + nv)
+              switch (((int) MIN ((int64_t) mr_full, m - m0) * 8 + nv) * 2 + full)
                 {
+                STREAM_TILE_CASES3 (8)
+                STREAM_TILE_CASES3 (7)
                 STREAM_TILE_CASES (6)
                 STREAM_TILE_CASES (5)
                 STREAM_TILE_CASES (4)

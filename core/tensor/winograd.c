@@ -1,7 +1,10 @@
 /* winograd.c: 3×3 stride-1 float32 convolutions by Winograd's F(m×m, 3×3), m = 2 or 4.
  * Each α×α input tile (α = m + 2) and each 3×3 filter go to the transform domain, where the
- * convolution is α² independent products [O×C]·[C×tiles] (one sgemm each), and each output
- * tile comes back through the inverse transform with bias and conv2d_fused's epilogue.
+ * convolution is α² independent products [O×C]·[C×tiles], and each output tile comes back
+ * through the inverse transform with bias and conv2d_fused's epilogue. The filters are
+ * transformed per block of output channels, just before that block's products, into a
+ * buffer that stays in the core's cache (or once per layer into a cache kept between calls,
+ * when one is configured).
  * F(4×4) needs 36 multiplications per 16 outputs instead of 144 (F(2×2): 16 per 4 instead
  * of 36); the price is the transforms and a larger rounding error (see test-conv-winograd.c).
  *
@@ -9,6 +12,7 @@
  * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. */
 #include "tensor/winograd.h"
 
+#include <math.h>
 #include <string.h>
 #include <stdatomic.h>
 #include "tensor/blas.h"
@@ -34,7 +38,9 @@ typedef struct {
   const float *in, *weight, *bias;
   float *out;
   const FxConvEpilogue *ep;
-  float *U;                  /* transformed weights [P][O][C] */
+  float *U;                  /* transformed weights [P][O][C]; NULL: made per block of
+                              * output channels, just in time (below) */
+  int64_t ob;                /* output channels per just-in-time block */
   int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
   guint64 call;              /* slice mode: this call's number */
 } WinoJob;
@@ -120,47 +126,6 @@ typedef struct {
 
 #define ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
-/* Filters of the flat (o, c) pairs [p0, p1) → U[ξ][o][c], LANES pairs at a time. */
-ALWAYS_INLINE void
-weight_body (const WinoJob *j, int64_t p0, int64_t p1, const int a)
-{
-  int64_t oc = j->s->o * j->s->c;
-  float gbuf[9][LANES] __attribute__ ((aligned (64)));
-  for (int64_t p = p0; p < p1; p += LANES)
-    {
-      int nv = (int) MIN ((int64_t) LANES, p1 - p);
-      for (int l = 0; l < LANES; l++)
-        for (int k = 0; k < 9; k++)
-          gbuf[k][l] = l < nv ? j->weight[(p + l) * 9 + k] : 0.f;
-      v16 g[3][3], t[MAX_ALPHA][3], u[MAX_ALPHA][MAX_ALPHA];
-      for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++)
-          g[r][s] = LD (gbuf[r * 3 + s]);
-      /* t = G g (column by column), then u = t G^T (row by row) */
-      DOWN_COLUMNS (g, t, 3, a, 3, a, W_TF4, W_TF2);
-      for (int i = 0; i < a; i++)
-        {
-          if (a == 6)
-            W_TF4 (t[i], u[i]);
-          else
-            W_TF2 (t[i], u[i]);
-        }
-      for (int i = 0; i < a; i++)
-        for (int k = 0; k < a; k++)
-          {
-            float *dst = j->U + (i * a + k) * oc + p;
-            if (nv == LANES)
-              ST (dst, u[i][k]);
-            else
-              {
-                float tmp[LANES] __attribute__ ((aligned (64)));
-                ST (tmp, u[i][k]);
-                memcpy (dst, tmp, sizeof (float) * nv);
-              }
-          }
-    }
-}
-
 /* Lane shuffles: __builtin_shuffle picks from the 32 lanes of two vectors (one vpermt2ps
  * on AVX-512). */
 typedef int32_t v16i __attribute__ ((vector_size (LANES * sizeof (int32_t))));
@@ -173,6 +138,78 @@ typedef int32_t v16i __attribute__ ((vector_size (LANES * sizeof (int32_t))));
 #define ZIP_HI 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
 #define PAIRS_LO 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23
 #define PAIRS_HI 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31
+
+/* (x0, x1, x2)[i] = (a ‖ b ‖ c)[3 i + k]: three vectors of triples taken apart, two
+ * two-vector shuffles each. */
+#define DEINTERLEAVE3(a, b, c, x)                                                           \
+  do {                                                                                      \
+    (x)[0] = SHUF (SHUF ((a), (b), 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0),  \
+                   (c), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);              \
+    (x)[1] = SHUF (SHUF ((a), (b), 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 0, 0, 0, 0, 0), \
+                   (c), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 18, 21, 24, 27, 30);              \
+    (x)[2] = SHUF (SHUF ((a), (b), 2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 0, 0, 0, 0, 0, 0),  \
+                   (c), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 19, 22, 25, 28, 31);              \
+  } while (0)
+
+/* The filters of output channels [o0, o1) → Ub[ξ·pstride + (o - o0)·C + c], 16 input
+ * channels at a time. Their 16·9 taps are contiguous; two rounds of taking
+ * triples apart (kernel rows, then the rows of the 16 filters) put each tap of the 16
+ * filters in one vector, 36 shuffles instead of the 144 scalar copies that cost a third of
+ * a layer. The block is small enough to stay in the core's L2 cache for the products that
+ * read it right away, so no transformed weights the size of the layer's (16/9 of it for
+ * F(2×2), 4 times for F(4×4)) are written to memory and read back. */
+ALWAYS_INLINE void
+weight_block_body (const WinoJob *j, int64_t o0, int64_t o1, float *Ub, int64_t pstride,
+                   const int a)
+{
+  const int64_t C = j->s->c;
+  float part[9 * LANES] __attribute__ ((aligned (64)));
+  for (int64_t o = o0; o < o1; o++)
+    for (int64_t c = 0; c < C; c += LANES)
+      {
+        int nv = (int) MIN ((int64_t) LANES, C - c);
+        const float *src = j->weight + (o * C + c) * 9;
+        if (nv < LANES)
+          {
+            memset (part, 0, sizeof part);
+            memcpy (part, src, sizeof (float) * 9 * nv);
+            src = part;
+          }
+        v16 d[3][3], e[3][3], g[3][3], t[MAX_ALPHA][3];
+        /* d[h][q]: column q of triples 16h... (kernel rows of consecutive filters) */
+        for (int h = 0; h < 3; h++)
+          DEINTERLEAVE3 (LD (src + 48 * h), LD (src + 48 * h + 16), LD (src + 48 * h + 32),
+                         d[h]);
+        /* e[q][r]: column q of row r of the 16 filters */
+        for (int q = 0; q < 3; q++)
+          DEINTERLEAVE3 (d[0][q], d[1][q], d[2][q], e[q]);
+        for (int r = 0; r < 3; r++)
+          for (int q = 0; q < 3; q++)
+            g[r][q] = e[q][r];
+        DOWN_COLUMNS (g, t, 3, a, 3, a, W_TF4, W_TF2);
+        v16 u[MAX_ALPHA][MAX_ALPHA];
+        for (int i = 0; i < a; i++)
+          {
+            if (a == 6)
+              W_TF4 (t[i], u[i]);
+            else
+              W_TF2 (t[i], u[i]);
+          }
+        float *dst = Ub + (o - o0) * C + c;
+        if (nv == LANES)
+          for (int i = 0; i < a; i++)
+            for (int k = 0; k < a; k++)
+              ST (dst + (i * a + k) * pstride, u[i][k]);
+        else
+          for (int i = 0; i < a; i++)
+            for (int k = 0; k < a; k++)
+              {
+                float tmp[LANES] __attribute__ ((aligned (64)));
+                ST (tmp, u[i][k]);
+                memcpy (dst + (i * a + k) * pstride, tmp, sizeof (float) * nv);
+              }
+      }
+}
 
 /* memcpy for the short rows here (tens of floats), where the call costs more than the copy. */
 ALWAYS_INLINE void
@@ -314,12 +351,13 @@ epilogue_block (float *y, int64_t count, float scale, float shift, gboolean relu
     }
 }
 
-/* Output channels [o0, o1) of block blk: M [P][O][ld] → the output planes. Each group of
- * 16 tiles of a tile row comes back as m vectors per output row, interleaved by lane
- * shuffles into m·16 consecutive outputs. */
+/* Output channels [o0, o1) of block blk: M → the output planes, channel o's row of point ξ
+ * at M + (o - m_o0)·ld + ξ·m_pstride ([P][O][ld] for the whole layer, [P][ob][ld] for a
+ * block of channels). Each group of 16 tiles of a tile row comes back as m vectors per
+ * output row, interleaved by lane shuffles into m·16 consecutive outputs. */
 ALWAYS_INLINE void
 output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M,
-             const int a)
+             int64_t m_o0, int64_t m_pstride, const int a)
 {
   const FxWinogradShape *s = j->s;
   const int m = a - 2;
@@ -336,11 +374,11 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
       for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
         for (int64_t tx = 0; tx < j->tw; tx += LANES)
           {
-            const float *mrow = M + o * j->ld + (ty - r0) * j->tw + tx;
+            const float *mrow = M + (o - m_o0) * j->ld + (ty - r0) * j->tw + tx;
             v16 x[MAX_ALPHA][MAX_ALPHA], t[4][MAX_ALPHA];
             for (int i = 0; i < a; i++)
               for (int k = 0; k < a; k++)
-                x[i][k] = LD (mrow + (i * a + k) * s->o * j->ld);
+                x[i][k] = LD (mrow + (i * a + k) * m_pstride);
             /* t = A^T x (column by column), then y = t A (row by row) */
             DOWN_COLUMNS (x, t, a, m, a, a, OUT_TF4, OUT_TF2);
             int64_t x0 = tx * m, count = MIN ((int64_t) m * LANES, s->ow - x0);
@@ -385,21 +423,22 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
 }
 
 typedef struct {
-  void (*weight) (const WinoJob *j, int64_t p0, int64_t p1);
+  void (*weight) (const WinoJob *j, int64_t o0, int64_t o1, float *U, int64_t pstride);
   void (*input) (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V,
                  float *rows);
-  void (*output) (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M);
+  void (*output) (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M,
+                  int64_t m_o0, int64_t m_pstride);
 } WinoKernels;
 
 /* α is a constant in each body, so its loops unroll and the transforms are straight-line. */
 #define DEFINE_KERNELS(isa, attr)                                                           \
   attr static void                                                                          \
-  weight_##isa (const WinoJob *j, int64_t p0, int64_t p1)                                   \
+  weight_##isa (const WinoJob *j, int64_t o0, int64_t o1, float *U, int64_t pstride)        \
   {                                                                                         \
     if (j->alpha == 6)                                                                      \
-      weight_body (j, p0, p1, 6);                                                           \
+      weight_block_body (j, o0, o1, U, pstride, 6);                                         \
     else                                                                                    \
-      weight_body (j, p0, p1, 4);                                                           \
+      weight_block_body (j, o0, o1, U, pstride, 4);                                         \
   }                                                                                         \
   attr static void                                                                          \
   input_##isa (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V,            \
@@ -411,12 +450,13 @@ typedef struct {
       input_body (j, blk, c0, c1, V, rows, 4);                                              \
   }                                                                                         \
   attr static void                                                                          \
-  output_##isa (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M)      \
+  output_##isa (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M,      \
+                int64_t m_o0, int64_t m_pstride)                                            \
   {                                                                                         \
     if (j->alpha == 6)                                                                      \
-      output_body (j, blk, o0, o1, M, 6);                                                   \
+      output_body (j, blk, o0, o1, M, m_o0, m_pstride, 6);                                  \
     else                                                                                    \
-      output_body (j, blk, o0, o1, M, 4);                                                   \
+      output_body (j, blk, o0, o1, M, m_o0, m_pstride, 4);                                  \
   }                                                                                         \
   static const WinoKernels kernels_##isa = { weight_##isa, input_##isa, output_##isa };
 
@@ -480,11 +520,12 @@ gemm_points (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
 
 /* Per-thread buffers that outlive a call: a network's layers come back to back, and fresh
  * multi-megabyte allocations would cost page faults each time. */
-enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, N_SCRATCH };
+enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, SCRATCH_UB, N_SCRATCH };
 static GPrivate scratch_key[N_SCRATCH] = {
-  G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free) };
+  G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free),
+  G_PRIVATE_INIT (g_free) };
 static GPrivate scratch_size[N_SCRATCH] = {
-  G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL) };
+  G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL) };
 
 static float *
 scratch (int which, gsize floats)
@@ -507,12 +548,45 @@ row_scratch (const WinoJob *j)
                                 * j->row_floats);
 }
 
+/* Output channels [begin, end) of the whole layer's transformed weights U [P][O][C]. */
 static void
 weight_task (int64_t begin, int64_t end, gpointer data)
 {
   WinoJob *j = data;
-  int64_t oc = j->s->o * j->s->c;
-  kernels ()->weight (j, begin * LANES, MIN (end * LANES, oc));
+  kernels ()->weight (j, begin, end, j->U + begin * j->s->c, j->s->o * j->s->c);
+}
+
+/* Products and outputs of channels [o0, o1) of block blk, from its transformed input V.
+ * Without transformed weights at hand (j->U NULL, the default), the channels go by blocks
+ * of j->ob: their weights are transformed into a buffer that stays in this core's L2 cache,
+ * multiplied with V point by point, and the block's outputs made while its products are
+ * still in cache too. */
+static void
+products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
+{
+  const WinoKernels *k = kernels ();
+  const FxWinogradShape *s = j->s;
+  if (j->U != NULL)
+    {
+      float *M = scratch (SCRATCH_M, (gsize) j->P * s->o * j->ld);
+      gemm_points (j, blk, o0, o1, V, M);
+      k->output (j, blk, o0, o1, M, 0, s->o * j->ld);
+      return;
+    }
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  int64_t nt = (r1 - r0) * j->tw;
+  float *Ub = scratch (SCRATCH_UB, (gsize) j->P * j->ob * s->c);
+  float *M = scratch (SCRATCH_M, (gsize) j->P * j->ob * j->ld);
+  for (int64_t b0 = o0; b0 < o1; b0 += j->ob)
+    {
+      int64_t b1 = MIN (o1, b0 + j->ob), rows = b1 - b0;
+      k->weight (j, b0, b1, Ub, rows * s->c);
+      for (int x = 0; x < j->P; x++)
+        fx_sgemm_stream (rows, nt, s->c, Ub + x * rows * s->c, s->c, V + x * s->c * j->ld,
+                         j->ld, M + x * j->ob * j->ld, j->ld);
+      k->output (j, blk, b0, b1, M, b0, j->ob * j->ld);
+    }
 }
 
 /* Everything for whole blocks, in this thread's cache. */
@@ -520,15 +594,12 @@ static void
 block_task (int64_t begin, int64_t end, gpointer data)
 {
   WinoJob *j = data;
-  const WinoKernels *k = kernels ();
   float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
-  float *M = scratch (SCRATCH_M, (gsize) j->P * j->s->o * j->ld);
   float *rows = row_scratch (j);
   for (int64_t blk = begin; blk < end; blk++)
     {
-      k->input (j, blk, 0, j->s->c, V, rows);
-      gemm_points (j, blk, 0, j->s->o, V, M);
-      k->output (j, blk, 0, j->s->o, M);
+      kernels ()->input (j, blk, 0, j->s->c, V, rows);
+      products_and_output (j, blk, 0, j->s->o, V);
     }
 }
 
@@ -553,7 +624,6 @@ slice_task (int64_t begin, int64_t end, gpointer data)
   WinoJob *j = data;
   int64_t O = j->s->o;
   float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
-  float *M = scratch (SCRATCH_M, (gsize) j->P * O * j->ld);
   MadeV *made = g_private_get (&made_key);
   if (made == NULL)
     {
@@ -570,13 +640,13 @@ slice_task (int64_t begin, int64_t end, gpointer data)
           made->call = j->call;
           made->blk = blk;
         }
-      gemm_points (j, blk, o0, o1, V, M);
-      kernels ()->output (j, blk, o0, o1, M);
+      products_and_output (j, blk, o0, o1, V);
     }
 }
 
-/* Transformed weights, kept between calls. A network runs the same layers again and again,
- * and the transform of a 256×256 layer costs as much as a third of its convolution. An
+/* Transformed weights, kept between calls (opt-in: FX_WINOGRAD_CACHE_MB). A network runs the
+ * same layers again and again, and the transform of a 256×256 layer costs a quarter of its
+ * convolution, which the cache saves for memory that outlives the call. An
  * entry is only used when the weights are, bit for bit, those it was made from (a copy is
  * kept and compared at each call): a weight edited in place (conv.weight.data.mul_(2),
  * load_state_dict) or a new tensor at a reused address is simply a miss. The comparison
@@ -743,9 +813,7 @@ weights_lookup (WinoJob *j)
     }
   e->bytes = raw_bytes + sizeof (float) * j->P * s->o * s->c;
   j->U = e->U;
-  int64_t oc = s->o * s->c;
-  fx_parallel_for ((oc + LANES - 1) / LANES, MAX ((int64_t) 1, 4096 / LANES / MAX (s->c, 1)),
-                   weight_task, j);
+  fx_parallel_for (s->o, MAX ((int64_t) 1, 4096 / MAX (s->c, 1)), weight_task, j);
 
   /* in the table, replacing a stale entry for the same weights, or the least recently used */
   g_mutex_lock (&wcache.lock);
@@ -766,6 +834,27 @@ weights_lookup (WinoJob *j)
     }
   g_mutex_unlock (&wcache.lock);
   return e;
+}
+
+/* Whether transformed weights are kept between calls (else each call makes them block by
+ * block, just in time). */
+static gboolean
+cache_enabled (void)
+{
+  g_mutex_lock (&wcache.lock);
+  gboolean on = cache_bytes_locked () > 0;
+  g_mutex_unlock (&wcache.lock);
+  return on;
+}
+
+/* Output channels per just-in-time block: a multiple of fx_sgemm_stream's 6- and 8-row
+ * tiles (else of 8) whose transformed weights (P·ob·C floats) take about 384 KiB, leaving
+ * the rest of a 1 MiB L2 to the point's slice of V and the products. */
+static int64_t
+jit_block_channels (int P, int64_t c)
+{
+  int64_t ob = ((int64_t) 384 << 10) / (4 * P * MAX (c, (int64_t) 1));
+  return ob >= 24 ? MIN (ob / 24 * 24, (int64_t) 96) : MAX (ob / 8 * 8, (int64_t) 8);
 }
 
 /* Tile rows per block: the transformed input and products of a block take up to 4 MiB.
@@ -808,8 +897,9 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.out = out;
   j.ep = ep;
   int64_t blocks = s->n * j.nb;
+  j.ob = jit_block_channels (j.P, s->c);
   fx_blas_enter_single_threaded ();
-  WeightEntry *e = weights_lookup (&j);
+  WeightEntry *e = cache_enabled () ? weights_lookup (&j) : NULL;
   if (blocks >= threads || threads <= 1)
     fx_parallel_for (blocks, 1, block_task, &j);
   else
@@ -852,22 +942,31 @@ fx_winograd_force (int m)
 }
 
 /* Estimated seconds of one thread's work for tile size m (0: im2col + gemm). The constants
- * are this project's measurements (bench-conv on an AVX-512 core): gemm at ~180 GFLOPS,
- * ~8 ns per tile and channel for the F(4×4) transforms (scaled by α² for F(2×2)), and
- * the transformed weights plus the cache's comparison streaming from memory at ~20 GB/s —
- * which is what rules Winograd out for 512×512 filters on 7×7 images. */
+ * are this project's measurements (single-threaded, on an AVX-512 core, ResNet-18's
+ * layers): products at ~180 GFLOPS, less when a block has few tiles (fx_sgemm_stream then
+ * loads nearly as much as it multiplies: 16 tiles, one vector, ran at two thirds of the
+ * rate of 49); ~8 ns per tile and channel for the F(4×4) input and output transforms
+ * (scaled by α² for F(2×2)); and the just-in-time weight transform at ~5 ns (F(2×2)) or
+ * ~8.5 ns (F(4×4)) per 3×3 filter, weights read included — which is what rules Winograd
+ * out for 512×512 filters on 7×7 images, where there are few tiles to share it. */
 static double
 estimate (const FxWinogradShape *s, int m)
 {
-  const double gemm_rate = 180e9, bandwidth = 20e9, tf_seconds = 8e-9;
+  const double gemm_rate = 180e9, tf_seconds = 8e-9;
   double oc = (double) s->o * s->c;
   if (m == 0)
     return 2.0 * oc * 9 * s->n * s->oh * s->ow / gemm_rate;
   double a2 = (m + 2) * (m + 2);
-  double tiles = (double) s->n * ((s->oh + m - 1) / m) * ((s->ow + m - 1) / m);
-  return 2.0 * a2 * oc * tiles / gemm_rate
+  double per_image = (double) ((s->oh + m - 1) / m) * ((s->ow + m - 1) / m);
+  double tiles = s->n * per_image;
+  double nt = MIN (per_image, 64.0), nv = ceil (nt / 16);
+  /* a last vector of one or two tiles runs as dot products (fx_sgemm_stream), not padding */
+  if (nt > 16 && fmod (nt, 16) <= 2)
+    nv = floor (nt / 16);
+  double eff = MIN (1.0, nt / (16 * nv)) * MIN (1.0, 1.33 * 6 * nv / (6 * nv + 6));
+  return 2.0 * a2 * oc * tiles / (gemm_rate * eff)
          + tiles * (s->c + s->o) * tf_seconds * a2 / 36
-         + (a2 * oc * 4 + 2 * 9 * oc * 4) / bandwidth;
+         + oc * (m == 4 ? 8.5e-9 : 5e-9);
 }
 
 int

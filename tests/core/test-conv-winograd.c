@@ -1,7 +1,8 @@
 /* test-conv-winograd.c: the Winograd F(2×2,3×3) / F(4×4,3×3) convolution path against the
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
- * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads;
- * the transformed-weight cache against in-place edits; and fx_sgemm_stream.
+ * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads,
+ * with weights transformed just in time (the default) and kept in the cache; the cache
+ * against in-place edits; and fx_sgemm_stream.
  *
  * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
  * differ only in rounding. Every rounding error of either path is a multiple of float32's
@@ -148,6 +149,16 @@ test_one_thread (void)
   run_random_cases (1);
 }
 
+/* The same cases with transformed weights kept between calls: the whole-layer transform
+ * and products of that path instead of the just-in-time blocks of the default one. */
+static void
+test_cached (void)
+{
+  fx_winograd_set_cache_budget ((gsize) 64 << 20);
+  run_random_cases (2);
+  fx_winograd_set_cache_budget (0);
+}
+
 static void weight_edit_seen_once (void);
 
 static void
@@ -198,7 +209,7 @@ weight_edit_seen_once (void)
 }
 
 /* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
- * shapes that hit its edges: rows not a multiple of its 6-row tile, columns not a multiple
+ * shapes that hit its edges: rows not a multiple of its 6- or 8-row tiles, columns not a multiple
  * of 16 or 64 (49, 50, 17, 34: the last one or two as dot products), k over its 128-deep
  * panels, strides wider than the rows. Both sum the same k
  * products in different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
@@ -208,6 +219,7 @@ test_stream_gemm (void)
   static const int64_t shapes[][3] = {
     { 1, 1, 1 }, { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 6, 16, 128 },
     { 5, 3, 1000 }, { 33, 130, 17 }, { 9, 50, 200 }, { 4, 17, 40 }, { 12, 34, 256 },
+    { 17, 40, 150 }, { 9, 48, 193 }, { 25, 33, 147 },   /* 8-row tiles, one deeper panel */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
@@ -244,6 +256,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-winograd/random-1-thread", test_one_thread);
   g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
+  g_test_add_func ("/conv-winograd/random-cached", test_cached);
   g_test_add_func ("/conv-winograd/weight-edit-seen", test_weight_edit_seen);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
   return g_test_run ();

@@ -137,6 +137,11 @@ static const Cfg conv_cfgs[] = {
   { 1, 32, 28, 28, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32 },/* threaded depthwise */
   { 1, 96, 7, 7, 160, 3, 3, 1, 1, 1, 1, 1, 1, 1 },  /* slices of output channels */
   { 2, 16, 30, 30, 32, 3, 3, 1, 1, 1, 1, 1, 1, 2 }, /* tiles, images and groups as tasks */
+  /* the unpacked product (fx_sgemm_stream) behind strided layers: several k panels, 6- and
+   * 8-row tiles, a last partial 64-column panel, odd sizes, padding 0 and 2 */
+  { 1, 64, 15, 13, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+  { 1, 48, 29, 31, 20, 3, 3, 2, 2, 0, 2, 1, 1, 1 },
+  { 2, 70, 13, 13, 33, 1, 1, 2, 2, 0, 0, 1, 1, 1 },
 };
 
 /* Each case on one thread and on two (tiles of output positions and slices of output
