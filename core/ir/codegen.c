@@ -58,7 +58,8 @@ out_append (GString *out, const char *text)
 static const char *
 node_repr (CodeGen *cg, FxNode *node)
 {
-  return fx_namespace_create_name (cg->names, node->name, node, NULL);
+  /* node names come from their graph's namespace, which made them legal identifiers */
+  return fx_namespace_create_name_of_named (cg->names, node->name, node);
 }
 
 /* repr() of an argument with nodes named in the code's namespace. */
@@ -350,7 +351,7 @@ typedef struct {
 } LastUse;
 
 typedef struct {
-  GHashTable *seen;               /* nodes whose last use is known */
+  FxPtrSet seen;                  /* nodes whose last use is known */
   GArray *pairs;                  /* of LastUse */
   FxNode *user;
 } LastUses;
@@ -361,7 +362,7 @@ register_last_use (FxNode *node, gpointer data)
   LastUses *lu = data;
   LastUse pair = { lu->user, node };
 
-  if (g_hash_table_add (lu->seen, node))
+  if (fx_ptr_set_add (&lu->seen, node))
     g_array_append_val (lu->pairs, pair);
 }
 
@@ -442,6 +443,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   g_autoptr (GArray) starts = g_array_new (FALSE, FALSE, sizeof (gpointer));
 
   cg.names = fx_namespace_new ();
+  /* a name per node and a few globals */
+  fx_namespace_reserve (cg.names, fx_graph_n_nodes (graph) + 16);
   cg.wrapped = g_hash_table_new (g_str_hash, g_str_equal);
   cg.wrapped_order = g_ptr_array_new ();
   cg.global_names = global_names;
@@ -450,8 +453,8 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   for (guint i = 0; i < G_N_ELEMENTS (custom_builtins); i++)
     fx_namespace_create_name (cg.names, custom_builtins[i], custom_builtins[i], custom_builtins[i]);
 
-  lu.seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  lu.pairs = g_array_new (FALSE, FALSE, sizeof (LastUse));
+  fx_ptr_set_init (&lu.seen, fx_graph_n_nodes (graph));
+  lu.pairs = g_array_sized_new (FALSE, FALSE, sizeof (LastUse), fx_graph_n_nodes (graph));
   for (FxNode *node = fx_graph_last (graph); node != NULL; node = fx_node_prev (node))
     {
       lu.user = node;
@@ -647,7 +650,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 
   g_string_free (code, TRUE);
   g_string_free (body, TRUE);
-  g_hash_table_unref (lu.seen);
+  fx_ptr_set_clear (&lu.seen);
   g_array_unref (lu.pairs);
   g_hash_table_unref (cg.wrapped);
   g_ptr_array_unref (cg.wrapped_order);

@@ -259,8 +259,9 @@ fx_node_op_name (FxNodeOp op)
 gboolean
 fx_node_op_from_name (const char *name, FxNodeOp *op)
 {
+  /* every node a trace makes asks: the first byte rules out most names */
   for (guint i = 0; i < FX_OP_ROOT; i++)
-    if (strcmp (op_names[i], name) == 0)
+    if (name[0] == op_names[i][0] && strcmp (op_names[i], name) == 0)
       {
         *op = (FxNodeOp) i;
         return TRUE;
@@ -618,23 +619,23 @@ fx_node_is_impure (const FxNode *node)
 
 /* ---------------------------------------------------------------- creation */
 
-/* _target_to_str: __name__ of a callable, or the string with __magic__ stripped; snake_cased. */
+/* _target_to_str: __name__ of a callable, or the string with __magic__ stripped; snake_cased
+ * into buf (size bytes) when it fits, else into a new string (g_free when not buf). */
 static char *
-target_to_str (FxNodeOp op, const FxValue *target)
+target_to_str (FxNodeOp op, const FxValue *target, char *buf, gsize size)
 {
   const char *s;
   gsize len;
 
-  if (target->kind != FX_VALUE_STR)
-    return fx_snake_case (fx_target_function_name (target));
-  s = target->s->data;
+  s = target->kind != FX_VALUE_STR ? fx_target_function_name (target) : target->s->data;
   len = strlen (s);
-  if (len >= 4 && g_str_has_prefix (s, "__") && g_str_has_suffix (s, "__"))
+  if (target->kind == FX_VALUE_STR && len >= 4 && s[0] == '_' && s[1] == '_'
+      && s[len - 2] == '_' && s[len - 1] == '_')
     {
-      g_autofree char *inner = g_strndup (s + 2, len - 4);
-      return fx_snake_case (inner);
+      s += 2;
+      len -= 4;
     }
-  return fx_snake_case (s);
+  return fx_snake_case_buf (s, len, buf, size);
 }
 
 static void
@@ -675,7 +676,8 @@ fx_graph_create_node_take (FxGraph *graph, FxNodeOp op, const FxValue *target,
                            FxValue args, FxValue kwargs, const char *name, const char *type,
                            GError **error)
 {
-  g_autofree char *candidate = NULL;
+  char buf[128];                 /* the candidate name, when it fits (it nearly always does) */
+  char *candidate = NULL;
   FxNode *node;
 
   g_return_val_if_fail (op < FX_OP_ROOT, NULL);
@@ -709,8 +711,10 @@ valid:
   node_set_init (&node->input_nodes);
 
   if (name == NULL)
-    candidate = target_to_str (op, target);
+    candidate = target_to_str (op, target, buf, sizeof buf);
   node->name = fx_namespace_create_fresh_name (graph->names, name != NULL ? name : candidate, node);
+  if (candidate != buf)
+    g_free (candidate);
 
   update_args_kwargs (node, args, kwargs);
   insert_node (graph, node);

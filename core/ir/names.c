@@ -10,7 +10,7 @@
 /* The set of used names: open addressing over (name, hash) pairs, so that growing it
  * never hashes a name again (every node of a trace and of every codegen adds one). */
 typedef struct {
-  char **names;              /* owned; NULL: empty slot */
+  char **names;              /* in the namespace's blocks; NULL: empty slot */
   guint *hashes;
   guint size;                /* power of two, or 0 */
   guint count;
@@ -41,6 +41,23 @@ ptr_map_lookup (const PtrMap *map, gconstpointer key)
     }
 }
 
+static void ptr_map_insert (PtrMap *map, gconstpointer key, const char *value);
+
+/* Rehashes map into size slots (a power of two, more than twice its entries). */
+static void
+ptr_map_resize (PtrMap *map, guint size)
+{
+  PtrMap grown = { NULL, NULL, size, 0 };
+  grown.keys = g_new0 (gconstpointer, grown.size);
+  grown.values = g_new (const char *, grown.size);
+  for (guint j = 0; j < map->size; j++)
+    if (map->keys[j] != NULL)
+      ptr_map_insert (&grown, map->keys[j], map->values[j]);
+  g_free (map->keys);
+  g_free (map->values);
+  *map = grown;
+}
+
 /* Sets key's value (replacing the one it had). */
 static void
 ptr_map_insert (PtrMap *map, gconstpointer key, const char *value)
@@ -48,17 +65,7 @@ ptr_map_insert (PtrMap *map, gconstpointer key, const char *value)
   guint mask, i;
 
   if (2 * (map->count + 1) > map->size)
-    {
-      PtrMap grown = { NULL, NULL, map->size ? map->size * 2 : 64, 0 };
-      grown.keys = g_new0 (gconstpointer, grown.size);
-      grown.values = g_new (const char *, grown.size);
-      for (guint j = 0; j < map->size; j++)
-        if (map->keys[j] != NULL)
-          ptr_map_insert (&grown, map->keys[j], map->values[j]);
-      g_free (map->keys);
-      g_free (map->values);
-      *map = grown;
-    }
+    ptr_map_resize (map, map->size ? map->size * 2 : 64);
   mask = map->size - 1;
   for (i = ptr_hash (key) & mask; map->keys[i] != NULL && map->keys[i] != key; i = (i + 1) & mask)
     ;
@@ -68,7 +75,16 @@ ptr_map_insert (PtrMap *map, gconstpointer key, const char *value)
   map->values[i] = value;
 }
 
+/* Names are never released one by one: they are stored in blocks that go with the
+ * namespace (one allocation for dozens of names instead of one each). */
+typedef struct NameBlock {
+  struct NameBlock *next;
+  gsize used, size;
+  char data[];
+} NameBlock;
+
 struct _FxNamespace {
+  NameBlock *blocks;         /* the newest first */
   NameSet used;
   PtrMap obj_to_name;        /* obj → name (borrowed from used) */
   GHashTable *watermark;     /* base (owned) → guint64 w (owned): base_1..base_w are taken */
@@ -139,13 +155,13 @@ fx_is_identifier (const char *s)
 }
 
 char *
-fx_snake_case (const char *s)
+fx_snake_case_buf (const char *s, gsize len, char *buf, gsize size)
 {
   /* at most one '_' per character */
-  char *out = g_malloc (2 * strlen (s) + 1), *o = out;
+  char *out = 2 * len + 1 <= size ? buf : g_malloc (2 * len + 1), *o = out;
   gboolean prev_lower = FALSE;
 
-  for (; *s; s++)
+  for (const char *end = s + len; s < end; s++)
     {
       if (prev_lower && g_ascii_isupper (*s))
         *o++ = '_';
@@ -154,6 +170,12 @@ fx_snake_case (const char *s)
     }
   *o = '\0';
   return out;
+}
+
+char *
+fx_snake_case (const char *s)
+{
+  return fx_snake_case_buf (s, strlen (s), NULL, 0);
 }
 
 static guint
@@ -190,22 +212,27 @@ name_set_place (NameSet *set, char *name, guint hash)
   set->hashes[i] = hash;
 }
 
-/* Adds name (taken; not in the set yet). */
+/* Rehashes set into size slots (a power of two, more than twice its names). */
+static void
+name_set_resize (NameSet *set, guint size)
+{
+  NameSet grown = { NULL, NULL, size, set->count };
+  grown.names = g_new0 (char *, grown.size);
+  grown.hashes = g_new (guint, grown.size);
+  for (guint i = 0; i < set->size; i++)
+    if (set->names[i] != NULL)
+      name_set_place (&grown, set->names[i], set->hashes[i]);
+  g_free (set->names);
+  g_free (set->hashes);
+  *set = grown;
+}
+
+/* Adds name (borrowed from the blocks; not in the set yet). */
 static void
 name_set_add (NameSet *set, char *name, guint hash)
 {
   if (2 * (set->count + 1) > set->size)
-    {
-      NameSet grown = { NULL, NULL, set->size ? set->size * 2 : 64, set->count };
-      grown.names = g_new0 (char *, grown.size);
-      grown.hashes = g_new (guint, grown.size);
-      for (guint i = 0; i < set->size; i++)
-        if (set->names[i] != NULL)
-          name_set_place (&grown, set->names[i], set->hashes[i]);
-      g_free (set->names);
-      g_free (set->hashes);
-      *set = grown;
-    }
+    name_set_resize (set, set->size ? set->size * 2 : 64);
   name_set_place (set, name, hash);
   set->count++;
 }
@@ -213,10 +240,49 @@ name_set_add (NameSet *set, char *name, guint hash)
 static void
 name_set_clear (NameSet *set)
 {
-  for (guint i = 0; i < set->size; i++)
-    g_free (set->names[i]);
   g_free (set->names);
   g_free (set->hashes);
+}
+
+/* A copy of s's first len bytes (and a NUL) in ns's blocks. */
+static char *
+store_name (FxNamespace *ns, const char *s, gsize len)
+{
+  NameBlock *b = ns->blocks;
+  char *out;
+
+  if (b == NULL || b->size - b->used < len + 1)
+    {
+      gsize size = MAX (2048, len + 1);
+      b = g_malloc (sizeof (NameBlock) + size);
+      b->next = ns->blocks;
+      b->used = 0;
+      b->size = size;
+      ns->blocks = b;
+    }
+  out = b->data + b->used;
+  memcpy (out, s, len);
+  out[len] = '\0';
+  b->used += len + 1;
+  return out;
+}
+
+/* Writes "_N" and a NUL at dst (room for 22 bytes). */
+static void
+format_suffix (char *dst, guint64 n)
+{
+  char digits[20];
+  int k = 0;
+  do
+    {
+      digits[k++] = (char) ('0' + n % 10);
+      n /= 10;
+    }
+  while (n > 0);
+  *dst++ = '_';
+  while (k > 0)
+    *dst++ = digits[--k];
+  *dst = '\0';
 }
 
 static gboolean
@@ -235,6 +301,18 @@ fx_namespace_new (void)
 }
 
 void
+fx_namespace_reserve (FxNamespace *ns, guint n)
+{
+  guint size = 64;
+  while (size < 2 * (ns->used.count + n) + 2)
+    size *= 2;
+  if (size > ns->used.size)
+    name_set_resize (&ns->used, size);
+  if (size > ns->obj_to_name.size)
+    ptr_map_resize (&ns->obj_to_name, size);
+}
+
+void
 fx_namespace_free (FxNamespace *ns)
 {
   if (ns == NULL)
@@ -242,6 +320,12 @@ fx_namespace_free (FxNamespace *ns)
   g_free (ns->obj_to_name.keys);
   g_free (ns->obj_to_name.values);
   name_set_clear (&ns->used);
+  while (ns->blocks != NULL)
+    {
+      NameBlock *next = ns->blocks->next;
+      g_free (ns->blocks);
+      ns->blocks = next;
+    }
   g_hash_table_unref (ns->watermark);
   g_free (ns);
 }
@@ -318,13 +402,21 @@ split_suffix (const char *s, gsize *base_len, guint64 *num, gboolean *same)
   return TRUE;
 }
 
+/* Adds a copy of name (hash: its name_hash) to the used names, as obj's when obj is given. */
 static const char *
-take_name (FxNamespace *ns, char *name, gconstpointer obj)
+take_name_hashed (FxNamespace *ns, const char *name, guint hash, gconstpointer obj)
 {
-  name_set_add (&ns->used, name, name_hash (name));
+  char *stored = store_name (ns, name, strlen (name));
+  name_set_add (&ns->used, stored, hash);
   if (obj != NULL)
-    ptr_map_insert (&ns->obj_to_name, obj, name);
-  return name;
+    ptr_map_insert (&ns->obj_to_name, obj, stored);
+  return stored;
+}
+
+static const char *
+take_name (FxNamespace *ns, const char *name, gconstpointer obj)
+{
+  return take_name_hashed (ns, name, name_hash (name), obj);
 }
 
 static const char *create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
@@ -344,6 +436,22 @@ fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer 
 }
 
 const char *
+fx_namespace_create_name_of_named (FxNamespace *ns, const char *name, gconstpointer obj)
+{
+  const char *existing = ptr_map_lookup (&ns->obj_to_name, obj);
+  guint hash;
+
+  if (existing != NULL)
+    return existing;
+  /* what create_name would check first is known of a name a namespace gave: clean, with a
+   * canonical suffix, and legal (no builtin name allowed) */
+  hash = name_hash (name);
+  if (name_set_lookup (&ns->used, name, hash) == NULL)
+    return take_name_hashed (ns, name, hash, obj);
+  return create_name (ns, name, obj, NULL);
+}
+
+const char *
 fx_namespace_create_fresh_name (FxNamespace *ns, const char *candidate, gconstpointer obj)
 {
   return create_name (ns, candidate, obj, NULL);
@@ -354,17 +462,24 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
              const char *builtin_name)
 {
   char *clean, *probe;
+  char probe_buf[160];           /* the probe, when base and suffix fit */
   gsize base_len, probe_size;
   guint64 num = 0;
   gboolean has_num, same = TRUE;
+  const char *result;
   guint64 *mark;
   guint64 w;
 
-  /* the common case first: a candidate that needs no cleaning and is free as it is */
-  if (is_clean (candidate) && !name_used (ns, candidate)
-      && (!split_suffix (candidate, &base_len, &num, &same) || same)
-      && !is_illegal (candidate, builtin_name))
-    return take_name (ns, g_strdup (candidate), obj);
+  /* the common case first: a candidate that needs no cleaning and is free as it is (its
+   * hash computed once for the lookup and the insertion) */
+  if (is_clean (candidate))
+    {
+      guint hash = name_hash (candidate);
+      if (name_set_lookup (&ns->used, candidate, hash) == NULL
+          && (!split_suffix (candidate, &base_len, &num, &same) || same)
+          && !is_illegal (candidate, builtin_name))
+        return take_name_hashed (ns, candidate, hash, obj);
+    }
   num = 0;
   same = TRUE;
 
@@ -372,27 +487,31 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
   has_num = split_suffix (clean, &base_len, &num, &same);
   if (!has_num)
     base_len = strlen (clean);
+  /* the cleaned candidate as it is, the common case (names of call_module targets) */
+  if (same)
+    {
+      guint hash = name_hash (clean);
+      if (name_set_lookup (&ns->used, clean, hash) == NULL && !is_illegal (clean, builtin_name))
+        {
+          result = take_name_hashed (ns, clean, hash, obj);
+          g_free (clean);
+          return result;
+        }
+    }
   /* the base with a suffix of up to 20 digits; also holds the first probe */
   probe_size = base_len + 22;
-  probe = g_malloc (probe_size);
+  probe = probe_size <= sizeof probe_buf ? probe_buf : g_malloc (probe_size);
   memcpy (probe, clean, base_len);
   probe[base_len] = '\0';
-
-  if (has_num && !same)
-    g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
-  if (!name_used (ns, same ? clean : probe)
-      && !is_illegal (same ? clean : probe, builtin_name))
-    {
-      if (same)
-        {
-          g_free (probe);
-          return take_name (ns, clean, obj);
-        }
-      g_free (clean);
-      return take_name (ns, probe, obj);
-    }
   g_free (clean);
-  probe[base_len] = '\0';   /* probe is now the base */
+
+  if (!same)
+    {
+      format_suffix (probe + base_len, num);
+      if (!name_used (ns, probe) && !is_illegal (probe, builtin_name))
+        goto done;
+      probe[base_len] = '\0';   /* probe is the base again */
+    }
 
   /* Suffixes 1..w of this base are all taken; skip them, extending w while it grows. */
   mark = g_hash_table_lookup (ns->watermark, probe);
@@ -404,7 +523,7 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
   w = *mark;
   for (;;)
     {
-      g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, w + 1);
+      format_suffix (probe + base_len, w + 1);
       if (!name_used (ns, probe))
         break;
       w++;
@@ -415,17 +534,21 @@ create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
   if (num <= w)
     {
       if (!is_illegal (probe, builtin_name))
-        return take_name (ns, probe, obj);
+        goto done;
       num = w + 1;
     }
   for (;;)
     {
       num++;
-      g_snprintf (probe + base_len, probe_size - base_len, "_%" G_GUINT64_FORMAT, num);
+      format_suffix (probe + base_len, num);
       if (!name_used (ns, probe) && !is_illegal (probe, builtin_name))
         break;
     }
-  return take_name (ns, probe, obj);
+done:
+  result = take_name (ns, probe, obj);
+  if (probe != probe_buf)
+    g_free (probe);
+  return result;
 }
 
 const char *

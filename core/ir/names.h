@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 typedef struct _FxNamespace FxNamespace;
 
 FxNamespace *fx_namespace_new  (void);
+/* Makes room for n more names at once (codegen knows how many it makes). */
+void         fx_namespace_reserve (FxNamespace *ns, guint n);
 void         fx_namespace_free (FxNamespace *ns);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxNamespace, fx_namespace_free)
 
@@ -19,6 +21,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxNamespace, fx_namespace_free)
  * anything else. The string belongs to the namespace. */
 const char  *fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer obj,
                                        const char *builtin_name);
+/* fx_namespace_create_name (ns, name, obj, NULL) (obj not NULL) for a name that a namespace
+ * gave (a node's): its cleaning and legality are not checked again. */
+const char  *fx_namespace_create_name_of_named (FxNamespace *ns, const char *name,
+                                                gconstpointer obj);
 /* create_name for an obj that is new (a stale entry for a freed object at the same address
  * is replaced, not returned): one pass instead of create_name (NULL) + associate. */
 const char  *fx_namespace_create_fresh_name (FxNamespace *ns, const char *candidate,
@@ -31,6 +37,9 @@ gboolean     fx_namespace_is_used     (FxNamespace *ns, const char *name);
 
 /* torch.fx's _snake_case: "pascalCase" → "pascal_case", "ALL_CAPS" → "all_caps". g_free. */
 char        *fx_snake_case            (const char *s);
+/* The same of s's first len bytes into buf (size bytes) when it fits — the result is buf —
+ * else into a new string (g_free). */
+char        *fx_snake_case_buf        (const char *s, gsize len, char *buf, gsize size);
 /* Python keyword or name of the builtins module. */
 gboolean     fx_is_python_keyword     (const char *name);
 gboolean     fx_is_python_builtin     (const char *name);

@@ -96,6 +96,50 @@ fx_str_hash (FxStr *s)
 
 /* ------------------------------------------------------------------ sequences */
 
+/* ------------------------------------------------------------------ address sets */
+
+void
+fx_ptr_set_init (FxPtrSet *set, gsize expected)
+{
+  gsize size = 16;
+  while (size < 2 * expected + 2)
+    size *= 2;
+  set->slots = g_new0 (gconstpointer, size);
+  set->mask = size - 1;
+  set->count = 0;
+}
+
+gboolean
+fx_ptr_set_add (FxPtrSet *set, gconstpointer p)
+{
+  gsize i;
+
+  if (2 * (set->count + 1) > set->mask + 1)
+    {
+      /* at most half full: rehash into twice the room (no entry of it grows it again) */
+      FxPtrSet grown;
+      fx_ptr_set_init (&grown, set->mask + 1);
+      for (gsize j = 0; j <= set->mask; j++)
+        if (set->slots[j] != NULL)
+          fx_ptr_set_add (&grown, set->slots[j]);
+      g_free (set->slots);
+      *set = grown;
+    }
+  for (i = fx_pointer_hash (p) & set->mask; set->slots[i] != NULL; i = (i + 1) & set->mask)
+    if (set->slots[i] == p)
+      return FALSE;
+  set->slots[i] = p;
+  set->count++;
+  return TRUE;
+}
+
+void
+fx_ptr_set_clear (FxPtrSet *set)
+{
+  g_clear_pointer (&set->slots, g_free);
+  set->mask = set->count = 0;
+}
+
 /* ------------------------------------------------------------------ small blocks */
 
 /* Under AddressSanitizer every block goes to malloc, so that use after free stays visible. */
@@ -145,6 +189,26 @@ mem_pool_release (gpointer data)
 
 /* GPrivate only to hand each thread's pool back when the thread ends */
 static GPrivate mem_pool_owner = G_PRIVATE_INIT (mem_pool_release);
+
+#if defined(FX_MEM_DEBUG) || defined(G_ENABLE_DEBUG)
+#include <malloc.h>
+/* value.h's rule, checked (meson -Dmem_debug=true): a block joining class c must hold the
+ * class's whole size. fx_mem_alloc rounds up to it; a block g_malloc()ed elsewhere for a
+ * size that is no multiple of 16 may be short, and would overrun whoever gets it next. */
+static void
+mem_check_block (gpointer p, gsize size, guint c)
+{
+  gsize need = (gsize) (c + 1) << 4;
+  gsize have = malloc_usable_size (p);
+  if (have < need)
+    g_error ("fx_mem_free (%p, %" G_GSIZE_FORMAT "): the block holds %" G_GSIZE_FORMAT
+             " bytes, its size class %" G_GSIZE_FORMAT " (allocated with g_malloc for a size "
+             "that is not a multiple of 16?)", p, size, have, need);
+}
+#define MEM_CHECK_BLOCK(p, size, c) mem_check_block ((p), (size), (c))
+#else
+#define MEM_CHECK_BLOCK(p, size, c) ((void) 0)
+#endif
 #endif
 
 gpointer
@@ -189,6 +253,7 @@ fx_mem_free (gpointer p, gsize size)
           mp = mem_pool = g_new0 (MemPool, 1);
           g_private_set (&mem_pool_owner, mp);
         }
+      MEM_CHECK_BLOCK (p, size, c);
       if (mp->count[c] < POOL_KEEP (c))
         {
           *(gpointer *) p = mp->head[c];
@@ -736,7 +801,9 @@ dict_equal (const FxDict *a, const FxDict *b)
 /* Self-containing lists would recurse forever (Python raises RecursionError): compare and
  * hash nested containers only down to a fixed depth. */
 #define NESTING_MAX_DEPTH 1000
-static __thread int nesting_depth;
+/* initial-exec, as the pool's: every dict lookup passes here, and the default model calls
+ * __tls_get_addr on each access */
+static __thread __attribute__ ((tls_model ("initial-exec"))) int nesting_depth;
 
 static gboolean value_equal (const FxValue *a, const FxValue *b);
 

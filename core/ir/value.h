@@ -30,6 +30,19 @@ fx_pointer_hash (gconstpointer p)
   return (guint) x;
 }
 
+/* A set of addresses by open addressing, entries never removed: cheaper than a GHashTable
+ * where every node of a graph adds one (codegen's last uses, GraphModule's copied targets). */
+typedef struct {
+  gconstpointer *slots;          /* NULL: empty */
+  gsize mask, count;
+} FxPtrSet;
+
+/* Sized for about expected entries (it grows past them). */
+void     fx_ptr_set_init  (FxPtrSet *set, gsize expected);
+/* Adds p (not NULL); FALSE when it was there already. */
+gboolean fx_ptr_set_add   (FxPtrSet *set, gconstpointer p);
+void     fx_ptr_set_clear (FxPtrSet *set);
+
 typedef struct _FxNode FxNode;    /* ir/graph.h */
 typedef struct _FxOp FxOp;        /* ops/op.h */
 typedef struct _FxStr FxStr;

@@ -370,7 +370,33 @@ typedef struct {
   FxScriptClass *classes[8];
   gboolean plain[8];
   guint n_classes;
+  /* atom → its interned FxStr (borrowed): the same few atoms recur in every target, and
+   * sc_intern takes a process-wide lock */
+  GHashTable *atoms;
 } CopyCtx;
+
+/* The interned name of target's atom [p, p + len). */
+static FxStr *
+copy_atom (CopyCtx *cx, const char *p, gsize len)
+{
+  char buf[64];
+  g_autofree char *heap = len < sizeof buf ? NULL : g_strndup (p, len);
+  char *key = heap != NULL ? heap : buf;
+  FxStr *name;
+
+  if (heap == NULL)
+    {
+      memcpy (buf, p, len);
+      buf[len] = '\0';
+    }
+  if (cx->atoms == NULL)
+    cx->atoms = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  else if ((name = g_hash_table_lookup (cx->atoms, key)) != NULL)
+    return name;
+  name = sc_intern (key, len);
+  g_hash_table_insert (cx->atoms, g_strndup (key, len), name);
+  return name;
+}
 
 static gboolean
 plain_module (FxScript *S, CopyCtx *cx, const FxValue *obj, NnModule **p)
@@ -474,15 +500,13 @@ copy_attr (FxScript *S, CopyCtx *cx, const FxValue *from_root, const FxValue *to
 {
   GmState *st = cx->st;
   FxStr *last_key;
-  g_auto (GStrv) atoms = NULL;
-  guint n = 1;
   g_auto (FxValue) from = { 0 };
   g_auto (FxValue) to = { 0 };
   g_auto (FxValue) orig = { 0 };
   const char *dot = strrchr (target, '.');
   const char *last = dot != NULL ? dot + 1 : target;   /* split_target's last atom */
+  const char *p = target;    /* the parent atoms left to walk: [p, last - 1) */
   WalkedPair *known = NULL;
-  g_autoptr (GString) path = NULL;
 
   if (dot != NULL)
     {
@@ -499,22 +523,22 @@ copy_attr (FxScript *S, CopyCtx *cx, const FxValue *from_root, const FxValue *to
     }
   if (known != NULL)
     {
-      /* only the last atom is left to walk: no split needed */
+      /* only the last atom is left to walk */
       from = fx_value_copy (&known->from);
       to = fx_value_copy (&known->to);
+      p = last;
     }
   else
     {
-      atoms = split_target (target);
-      n = g_strv_length (atoms);
       from = fx_value_copy (from_root);
       to = fx_value_copy (to_root);
     }
-  for (guint i = 0; i + 1 < n; i++)
+  while (p < last)
     {
       g_auto (FxValue) f = { 0 };
       g_auto (FxValue) t = { 0 };
-      FxStr *key = sc_intern_cstr (atoms[i]);
+      const char *end = strchr (p, '.');   /* a parent atom ends at a dot */
+      FxStr *key = copy_atom (cx, p, end - p);
       if (!module_attr (S, cx, &from, key, FALSE, &f) || !module_attr (S, cx, &to, key, TRUE, &t))
         return FALSE;
       if (f.kind == FX_VALUE_OBJECT && t.kind == FX_VALUE_OBJECT && f.obj == t.obj)
@@ -530,22 +554,18 @@ copy_attr (FxScript *S, CopyCtx *cx, const FxValue *from_root, const FxValue *to
       to = t;
       f = fx_value_none ();
       t = fx_value_none ();
-      if (path == NULL)
-        path = g_string_new (NULL);
-      if (i > 0)
-        g_string_append_c (path, '.');
-      g_string_append (path, atoms[i]);
       {
         WalkedPair *w = g_new (WalkedPair, 1);
         w->from = fx_value_copy (&from);
         w->to = fx_value_copy (&to);
-        g_hash_table_replace (walked, g_strdup (path->str), w);
+        g_hash_table_replace (walked, g_strndup (target, end - target), w);
       }
+      p = end + 1;
     }
   /* installing at a walked path replaces the object remembered for it (and below it) */
   if (g_hash_table_contains (walked, target))
     g_hash_table_remove_all (walked);
-  last_key = sc_intern_cstr (last);
+  last_key = copy_atom (cx, last, strlen (last));
   if (!module_attr (S, cx, &from, last_key, FALSE, &orig))
     return FALSE;
   if (orig.kind == FX_VALUE_TENSOR && !sc_nn_is_parameter (S, &orig))
@@ -694,10 +714,22 @@ gm_init (FX_ARGS)
       g_autoptr (GHashTable) walked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                              walked_pair_free);
       CopyCtx cx = { .st = st };
-      for (FxNode *n = fx_graph_first (graph); n != NULL; n = fx_node_next (n))
+      FxPtrSet copied;
+      gboolean ok = TRUE;
+      /* A module called n times is n call_module nodes sharing one target string (the
+       * tracer's path for it): copying it again would put the same object at the same
+       * path, which changes nothing (not even the children's order), so it is done once.
+       * Equal targets in distinct strings are copied again, as 1.13 does. */
+      fx_ptr_set_init (&copied, fx_graph_n_nodes (graph));
+      for (FxNode *n = fx_graph_first (graph); ok && n != NULL; n = fx_node_next (n))
         if ((n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
-            && !copy_attr (S, &cx, a[0], &args[0], n->target.s->data, walked))
-          return FALSE;
+            && fx_ptr_set_add (&copied, n->target.s))
+          ok = copy_attr (S, &cx, a[0], &args[0], n->target.s->data, walked);
+      fx_ptr_set_clear (&copied);
+      if (cx.atoms != NULL)
+        g_hash_table_unref (cx.atoms);
+      if (!ok)
+        return FALSE;
     }
   else if (a[0]->kind == FX_VALUE_DICT)
     {

@@ -25,10 +25,12 @@ typedef struct {
   ScInstance *inst;              /* weak: the wrapper owning this payload */
   FxModule *owner;               /* the owning GraphModule's mirror; its impl is the instance */
   int n_owners;
-  /* FxNode* → ScInstance* (strong): every Node wrapper of the graph, erased nodes' too, so
-   * that a Node and the attributes a script sets on it last as long as its Graph, as
-   * torch.fx's Node objects do. Node wrappers refer to the FxGraph, not to this wrapper. */
-  GHashTable *node_wrappers;
+  /* ScInstance* (strong), one per node: every Node wrapper of the graph, erased nodes' too,
+   * so that a Node and the attributes a script sets on it last as long as its Graph, as
+   * torch.fx's Node objects do (an array: a node gets one wrapper, added once and only
+   * walked when the graph wrapper goes). Node wrappers refer to the FxGraph, not to this
+   * wrapper. */
+  GPtrArray *node_wrappers;
 } GraphPayload;
 
 typedef struct {

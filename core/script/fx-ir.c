@@ -58,9 +58,8 @@ node_wrapper_attach (ScFxState *st, NodePayload *np)
       return;
     }
   if (gp->node_wrappers == NULL)
-    gp->node_wrappers = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                               (GDestroyNotify) fx_object_unref);
-  g_hash_table_insert (gp->node_wrappers, np->node, fx_object_ref (&np->inst->base));
+    gp->node_wrappers = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_object_unref);
+  g_ptr_array_add (gp->node_wrappers, fx_object_ref (&np->inst->base));
   np->held = TRUE;
   g_hash_table_remove (st->orphans, np);
 }
@@ -90,23 +89,21 @@ graph_adopt_orphans (ScFxState *st, FxGraph *graph)
 static void
 graph_release_nodes (ScFxState *st, GraphPayload *gp)
 {
-  GHashTable *table = gp->node_wrappers;
-  GHashTableIter it;
-  gpointer value;
+  GPtrArray *table = gp->node_wrappers;
 
   if (table == NULL)
     return;
   gp->node_wrappers = NULL;
-  g_hash_table_iter_init (&it, table);
-  while (g_hash_table_iter_next (&it, NULL, &value))
+  for (guint i = 0; i < table->len; i++)
     {
+      gpointer value = table->pdata[i];
       NodePayload *np = ((ScInstance *) value)->payload;
       np->held = FALSE;
       /* a wrapper the table alone holds goes with the table: no orphan to note */
       if (g_atomic_int_get (&((ScInstance *) value)->base.ref) > 1)
         g_hash_table_add (st->orphans, np);
     }
-  g_hash_table_unref (table);   /* the wrappers used nowhere else go (and leave the orphans) */
+  g_ptr_array_unref (table);   /* the wrappers used nowhere else go (and leave the orphans) */
 }
 
 /* The interpreter goes, what it reaches already emptied. A Node's attributes can still lead
@@ -322,9 +319,8 @@ sc_fx_node_wrap_new (FxScript *S, const FxValue *graph_value, FxNode *node)
   g_hash_table_insert (gp->st->nodes, node, p);
   /* node_wrapper_attach, its graph's payload known */
   if (gp->node_wrappers == NULL)
-    gp->node_wrappers = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                               (GDestroyNotify) fx_object_unref);
-  g_hash_table_insert (gp->node_wrappers, node, fx_object_ref (&p->inst->base));
+    gp->node_wrappers = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_object_unref);
+  g_ptr_array_add (gp->node_wrappers, fx_object_ref (&p->inst->base));
   p->held = TRUE;
   return v;
 }

@@ -90,6 +90,8 @@ typedef enum {
   SC_CLASS_SUBCLASSED = 1 << 5,  /* a base of some class made by sc_class_new */
 } ScClassFlags;
 
+typedef struct _ScTypeCache ScTypeCache;
+
 struct _FxScriptClass {
   FxObject base;
   FxScript *script;
@@ -108,8 +110,9 @@ struct _FxScriptClass {
   void (*payload_free) (gpointer payload);
   gpointer class_data;
   FxScriptClass *payload_class;  /* the class in the MRO providing the payload, or NULL */
-  /* attribute lookup cache, valid while cache_version == script->type_version */
-  GHashTable *cache;             /* FxStr* → FxValue* (borrowed, into a class dict) or NULL */
+  /* attribute lookup cache, valid while cache_version == script->type_version: FxStr* →
+   * FxValue* (borrowed, into a class dict) or not found (object.c) */
+  ScTypeCache *cache;
   guint cache_version;
   const FxTupleType *tuple_type; /* namedtuple classes */
 };
@@ -379,6 +382,9 @@ void     sc_type_modified   (FxScript *S);
 /* cls's own dict changed: only its lookup cache goes when no class derives from it (the
  * caches of every class otherwise). */
 void     sc_type_modified_class (FxScript *S, FxScriptClass *cls);
+/* Empties / frees a class's attribute lookup cache (NULL is fine). */
+void     sc_type_cache_clear    (ScTypeCache *cache);
+void     sc_type_cache_free     (ScTypeCache *cache);
 /* Class attributes computed on first lookup: resolve() stores the real value under name in
  * owner's dict (FALSE with an exception pending on failure). */
 typedef gboolean (*ScLazyResolve) (FxScript *S, FxScriptClass *owner, FxStr *name, gpointer data);

@@ -573,8 +573,7 @@ td_clear (FxObject *o)
   else if (k == &sc_class_klass)
     {
       sc_dict_empty (((FxScriptClass *) o)->dict);
-      if (((FxScriptClass *) o)->cache)
-        g_hash_table_remove_all (((FxScriptClass *) o)->cache);
+      sc_type_cache_clear (((FxScriptClass *) o)->cache);
     }
   else if (k == &sc_instance_klass)
     sc_dict_empty (((ScInstance *) o)->dict);

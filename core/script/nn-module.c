@@ -457,11 +457,20 @@ typedef struct {
 static char *
 join_name (const char *prefix, const char *name)
 {
-  return *prefix ? g_strconcat (prefix, ".", name, NULL) : g_strdup (name);
+  /* one per module of every walk (each trace walks the whole tree): no varargs concat */
+  gsize lp = strlen (prefix), ln = strlen (name);
+  char *out;
+  if (lp == 0)
+    return g_memdup2 (name, ln + 1);
+  out = g_malloc (lp + ln + 2);
+  memcpy (out, prefix, lp);
+  out[lp] = '.';
+  memcpy (out + lp + 1, name, ln + 1);
+  return out;
 }
 
-/* named_modules(): pre-order, memo by identity (added to only when dedup). names may be
- * NULL. */
+/* named_modules(): pre-order, memo by identity (added to only when dedup; NULL: none, when
+ * not dedup). names may be NULL. */
 static void
 walk_modules (const FxValue *root, const char *prefix, gboolean dedup, GHashTable *memo,
               GPtrArray *names, GPtrArray *modules)
@@ -477,7 +486,7 @@ walk_modules (const FxValue *root, const char *prefix, gboolean dedup, GHashTabl
       NnModule *p;
       const FxValue *k, *v;
       g_array_set_size (stack, stack->len - 1);
-      if (g_hash_table_contains (memo, it.module.obj))
+      if (memo != NULL && g_hash_table_contains (memo, it.module.obj))
         {
           g_free (it.prefix);
           continue;
@@ -1132,7 +1141,6 @@ gboolean
 sc_nn_named_modules_all (FxScript *S, const FxValue *root, GPtrArray *names, GPtrArray *modules)
 {
   FxValue *method;
-  g_autoptr (GHashTable) memo = NULL;
 
   if (nn_payload (root) == NULL)
     return FALSE;
@@ -1140,8 +1148,8 @@ sc_nn_named_modules_all (FxScript *S, const FxValue *root, GPtrArray *names, GPt
   if (method == NULL || !sc_is_klass (method, &sc_native_klass)
       || ((ScNative *) method->obj)->func != m_named_modules)
     return FALSE;
-  memo = g_hash_table_new (g_direct_hash, g_direct_equal);
-  walk_modules (root, "", FALSE, memo, names, modules);
+  /* remove_duplicate=False with a memo of its own: nothing is ever in it */
+  walk_modules (root, "", FALSE, NULL, names, modules);
   return TRUE;
 }
 

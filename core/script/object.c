@@ -85,8 +85,7 @@ class_finalize (FxObject *obj)
     fx_object_unref (&cls->mro[i]->base);
   g_free (cls->bases);
   g_free (cls->mro);
-  if (cls->cache)
-    g_hash_table_destroy (cls->cache);
+  sc_type_cache_free (cls->cache);
   g_free (cls);
 }
 
@@ -792,17 +791,83 @@ sc_type_modified_class (FxScript *S, FxScriptClass *cls)
 
 static const FxValue not_found_marker;
 
-static guint
-str_ptr_hash (gconstpointer p)
-{
-  return fx_str_hash ((FxStr *) p);
-}
+/* A class's attribute lookup cache: open addressing over names (a reference each), probed
+ * on every attribute access of the interpreter — a GHashTable costs two indirect calls a
+ * probe. Names are mostly interned, so compared by address first. */
+struct _ScTypeCache {
+  struct {
+    FxStr *name;                 /* NULL: empty */
+    const FxValue *value;        /* &not_found_marker: no such attribute */
+  } *slots;
+  guint size, count;             /* size: a power of two */
+};
 
 static gboolean
-str_ptr_equal (gconstpointer a, gconstpointer b)
+cache_name_equal (const FxStr *a, const FxStr *b)
 {
-  const FxStr *x = a, *y = b;
-  return x == y || (x->len == y->len && memcmp (x->data, y->data, x->len) == 0);
+  return a == b || (a->len == b->len && memcmp (a->data, b->data, a->len) == 0);
+}
+
+/* name's slot in cache: its entry, or the empty slot where it goes. */
+static guint
+cache_slot (const ScTypeCache *cache, FxStr *name)
+{
+  guint mask = cache->size - 1, i = fx_str_hash (name) & mask;
+  while (cache->slots[i].name != NULL && !cache_name_equal (cache->slots[i].name, name))
+    i = (i + 1) & mask;
+  return i;
+}
+
+static void
+cache_insert (ScTypeCache *cache, FxStr *name, const FxValue *value)
+{
+  guint i;
+
+  if (2 * (cache->count + 1) > cache->size)
+    {
+      ScTypeCache grown = { NULL, cache->size ? 2 * cache->size : 16, 0 };
+      grown.slots = g_malloc0 (sizeof *grown.slots * grown.size);
+      for (guint j = 0; j < cache->size; j++)
+        if (cache->slots[j].name != NULL)
+          {
+            guint k = cache_slot (&grown, cache->slots[j].name);
+            grown.slots[k] = cache->slots[j];
+            grown.count++;
+          }
+      g_free (cache->slots);
+      *cache = grown;
+    }
+  i = cache_slot (cache, name);
+  if (cache->slots[i].name == NULL)
+    {
+      cache->slots[i].name = fx_str_ref (name);
+      cache->count++;
+    }
+  cache->slots[i].value = value;
+}
+
+void
+sc_type_cache_clear (ScTypeCache *cache)
+{
+  if (cache == NULL)
+    return;
+  for (guint i = 0; i < cache->size; i++)
+    if (cache->slots[i].name != NULL)
+      {
+        fx_str_unref (cache->slots[i].name);
+        cache->slots[i].name = NULL;
+      }
+  cache->count = 0;
+}
+
+void
+sc_type_cache_free (ScTypeCache *cache)
+{
+  if (cache == NULL)
+    return;
+  sc_type_cache_clear (cache);
+  g_free (cache->slots);
+  g_free (cache);
 }
 
 /* A class attribute computed when first looked up (GraphModule's compiled forward): the
@@ -868,20 +933,25 @@ sc_type_lookup (FxScript *S, FxScriptClass *cls, FxStr *name)
 {
   FxValue key = { .kind = FX_VALUE_STR, .s = name };
   FxValue *found = NULL;
-  gpointer cached;
   int owner = 0;
 
   if (cls->cache == NULL || cls->cache_version != S->type_version)
     {
       if (cls->cache == NULL)
-        cls->cache = g_hash_table_new_full (str_ptr_hash, str_ptr_equal,
-                                            (GDestroyNotify) fx_str_unref, NULL);
+        cls->cache = g_new0 (ScTypeCache, 1);
       else
-        g_hash_table_remove_all (cls->cache);
+        sc_type_cache_clear (cls->cache);
       cls->cache_version = S->type_version;
     }
-  else if (g_hash_table_lookup_extended (cls->cache, name, NULL, &cached))
-    return cached == &not_found_marker ? NULL : cached;
+  else if (cls->cache->count > 0)
+    {
+      guint i = cache_slot (cls->cache, name);
+      if (cls->cache->slots[i].name != NULL)
+        {
+          const FxValue *cached = cls->cache->slots[i].value;
+          return cached == &not_found_marker ? NULL : (FxValue *) cached;
+        }
+    }
   for (int i = 0; i < cls->n_mro; i++)
     {
       found = fx_dict_get (cls->mro[i]->dict, &key);
@@ -901,7 +971,7 @@ sc_type_lookup (FxScript *S, FxScriptClass *cls, FxStr *name)
         return NULL;
       return sc_type_lookup (S, cls, name);   /* once: the placeholder is gone */
     }
-  g_hash_table_insert (cls->cache, fx_str_ref (name), found ? (gpointer) found : (gpointer) &not_found_marker);
+  cache_insert (cls->cache, name, found ? found : &not_found_marker);
   return found;
 }
 

@@ -12,6 +12,19 @@
 
 #include <string.h>
 
+/* The hooks is_default answers about, each with its slot of answers. */
+typedef enum {
+  HOOK_CREATE_ARG,
+  HOOK_CREATE_NODE,
+  HOOK_PROXY,
+  HOOK_CREATE_PROXY,
+  HOOK_PATH_OF_MODULE,
+  HOOK_IS_LEAF_MODULE,
+  HOOK_CALL_MODULE,
+  HOOK_GETATTR,
+  N_HOOKS
+} HookId;
+
 /* One per interpreter, shared by its natives. Classes and default hooks are borrowed: they
  * live in torch.fx's module dicts, which outlive every trace. */
 typedef struct {
@@ -32,7 +45,7 @@ typedef struct {
     guint64 dict_version;        /* of the instance dict checked (0: none) */
     gboolean overridden;         /* the instance dict has the name */
     const FxValue *found;        /* the class dict slot the hook resolves to (or NULL) */
-  } answers[16];
+  } answers[N_HOOKS];
 } TraceState;
 
 static void
@@ -64,23 +77,19 @@ native_value (TraceState *st, const char *name, FxScriptFunc func, ScNativeKind 
 /* ------------------------------------------------------------------ hooks */
 
 /* tracer's class (and instance) keep torch.fx's hook `name`, whose object is def. Asked
- * several times per node: the answer's parts are kept while the class's lookups and the
- * instance dict's keys stay as they were. */
+ * several times per node: the answer's parts are kept (in the hook's slot) while the class's
+ * lookups and the instance dict's keys stay as they were. */
 static gboolean
-is_default (FxScript *S, TraceState *st, const FxValue *tracer, FxStr *name, FxObject *def)
+is_default (FxScript *S, TraceState *st, const FxValue *tracer, HookId slot, FxStr *name,
+            FxObject *def)
 {
   ScInstance *inst = sc_value_instance (tracer);
   const FxValue *found;
   guint64 dict_version;
-  guint slot;
 
   if (inst == NULL || def == NULL)
     return FALSE;
   dict_version = inst->dict != NULL ? fx_dict_keys_version (inst->dict) : 0;
-  /* one slot per hook name (interned: compared by address) */
-  for (slot = 0; slot + 1 < G_N_ELEMENTS (st->answers); slot++)
-    if (st->answers[slot].name == name || st->answers[slot].name == NULL)
-      break;
   if (!(st->answers[slot].cls == inst->cls && st->answers[slot].name == name
         && st->answers[slot].version == S->type_version
         && st->answers[slot].dict_version == dict_version))
@@ -268,7 +277,7 @@ static gboolean
 dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer *ct,
                      const FxValue *a, FxValue *out)
 {
-  if (!is_default (S, st, tracer, st->n_create_arg, st->def_create_arg))
+  if (!is_default (S, st, tracer, HOOK_CREATE_ARG, st->n_create_arg, st->def_create_arg))
     return call_hook (S, tracer, st->n_create_arg, a, 1, out);
   return lower (S, st, tracer, ct, a, LOWER_CREATE_ARG, 0, out) > 0;
 }
@@ -405,7 +414,7 @@ dispatch_create_node (FxScript *S, TraceState *st, const FxValue *tracer, const 
   FxScriptClass *graph_type;
   FxValue *found;
 
-  if (!is_default (S, st, tracer, st->n_create_node, st->def_create_node))
+  if (!is_default (S, st, tracer, HOOK_CREATE_NODE, st->n_create_node, st->def_create_node))
     return call_hook (S, tracer, st->n_create_node, hargs, 6, out);
   if (!instance_attr (S, tracer, st->n_graph, &graph))
     return FALSE;
@@ -422,7 +431,7 @@ dispatch_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const FxValu
                 FxValue *out)
 {
   FxDict *dict;
-  if (!is_default (S, st, tracer, st->n_proxy, st->def_proxy) || st->proxy_cls == NULL)
+  if (!is_default (S, st, tracer, HOOK_PROXY, st->n_proxy, st->def_proxy) || st->proxy_cls == NULL)
     return call_hook (S, tracer, st->n_proxy, node, 1, out);
   /* Proxy(node, tracer) */
   *out = sc_instance_new (S, st->proxy_cls);
@@ -450,8 +459,8 @@ create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer
   /* a C create_arg hook is asked in create_arg's order, by the full path */
   if (args->kind != FX_VALUE_TUPLE || kwargs->kind != FX_VALUE_DICT
       || (ct != NULL && ct->klass->create_arg != NULL)
-      || !is_default (S, st, tracer, st->n_create_arg, st->def_create_arg)
-      || !is_default (S, st, tracer, st->n_create_node, st->def_create_node))
+      || !is_default (S, st, tracer, HOOK_CREATE_ARG, st->n_create_arg, st->def_create_arg)
+      || !is_default (S, st, tracer, HOOK_CREATE_NODE, st->n_create_node, st->def_create_node))
     return 0;
   if (!instance_attr (S, tracer, st->n_graph, &graph_value))
     return -1;
@@ -521,7 +530,7 @@ dispatch_create_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const
                        FxValue *out)
 {
   FxValue none = fx_value_none ();
-  if (!is_default (S, st, tracer, st->n_create_proxy, st->def_create_proxy))
+  if (!is_default (S, st, tracer, HOOK_CREATE_PROXY, st->n_create_proxy, st->def_create_proxy))
     {
       FxValue hargs[4] = { *kind, *target, *args, *kwargs };
       return call_hook (S, tracer, st->n_create_proxy, hargs, 4, out);
@@ -760,6 +769,256 @@ bound_forward (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxV
   return ok;
 }
 
+/* path_of_module(mod) as Tracer.call_module asks it: a script override, else torch.fx's
+ * (the paths the module scan found) with the C tracer's path_of_module hook. */
+static gboolean
+module_path (FxScript *S, WrapperData *w, const FxValue *mod, FxValue *path_value)
+{
+  TraceState *st = w->st;
+
+  if (!is_default (S, st, &w->tracer, HOOK_PATH_OF_MODULE, st->n_path_of_module,
+                   st->def_path_of_module))
+    {
+      if (!call_hook (S, &w->tracer, st->n_path_of_module, mod, 1, path_value))
+        return FALSE;
+      if (path_value->kind != FX_VALUE_STR)
+        return sc_raise (S, SC_T_TYPE_ERROR, "path_of_module must return a str, not '%s'",
+                         sc_type_name (S, path_value));
+      return TRUE;
+    }
+  {
+    FxValue id = fx_value_int ((int64_t) (guintptr) (mod->kind == FX_VALUE_OBJECT ? mod->obj : NULL));
+    const FxValue *pair = mod->kind == FX_VALUE_OBJECT ? fx_dict_get (w->paths, &id) : NULL;
+    if (pair == NULL || (pair->kind != FX_VALUE_TUPLE && pair->kind != FX_VALUE_LIST)
+        || pair->seq->len != 2 || pair->seq->items[0].kind != FX_VALUE_OBJECT
+        || pair->seq->items[0].obj != mod->obj || pair->seq->items[1].kind != FX_VALUE_STR)
+      return sc_raise (S, SC_T_NAME_ERROR, "module is not installed as a submodule");
+    *path_value = fx_value_copy (&pair->seq->items[1]);
+  }
+  if (w->c_tracer != NULL && w->c_tracer->klass->path_of_module != NULL)
+    {
+      FxScriptClass *cls = sc_type_of (S, mod);
+      char *renamed = w->c_tracer->klass->path_of_module (w->c_tracer, cls->name->data,
+                                                          cls->module ? cls->module->data : "",
+                                                          path_value->s->data);
+      if (renamed != NULL)
+        {
+          fx_value_clear (path_value);
+          *path_value = fx_value_take_str (fx_str_new (renamed));
+          g_free (renamed);
+        }
+    }
+  return TRUE;
+}
+
+/* is_leaf_module(mod, path): a script override, else torch.fx's answer with the C
+ * tracer's is_leaf_module hook. */
+static gboolean
+module_is_leaf (FxScript *S, WrapperData *w, const FxValue *mod, const FxValue *path_value,
+                gboolean *leaf)
+{
+  TraceState *st = w->st;
+
+  if (!is_default (S, st, &w->tracer, HOOK_IS_LEAF_MODULE, st->n_is_leaf_module,
+                   st->def_is_leaf_module))
+    {
+      FxValue hargs[2] = { *mod, *path_value };
+      g_auto (FxValue) r = { 0 };
+      return call_hook (S, &w->tracer, st->n_is_leaf_module, hargs, 2, &r)
+             && sc_truth (S, &r, leaf);
+    }
+  *leaf = default_is_leaf (S, st, mod);
+  if (w->c_tracer != NULL && w->c_tracer->klass->is_leaf_module != NULL)
+    {
+      FxScriptClass *cls = sc_type_of (S, mod);
+      *leaf = w->c_tracer->klass->is_leaf_module (w->c_tracer, cls->name->data,
+                                                  cls->module ? cls->module->data : "",
+                                                  path_value->s->data, *leaf);
+    }
+  return TRUE;
+}
+
+/* create_proxy('call_module', target, args, kwargs) of a module call; args[0] the module. */
+static gboolean
+module_call_leaf (FxScript *S, WrapperData *w, const FxValue *args, int n_args, FxDict *kwargs,
+                  const FxValue *target, FxValue *result)
+{
+  g_auto (FxValue) call_args = args_tuple (args + 1, n_args - 1);
+  g_auto (FxValue) call_kwargs = kwargs != NULL ? fx_value_take_dict (fx_dict_ref (kwargs))
+                                                : empty_dict ();
+  return dispatch_create_proxy (S, w->st, &w->tracer, &w->st->k_call_module, target, &call_args,
+                                &call_kwargs, result);
+}
+
+/* 1.13's Tracer.call_module, path_value (None: not asked yet) kept for the caller. */
+static gboolean
+module_call_default (FxScript *S, WrapperData *w, const FxValue *args, int n_args,
+                     FxDict *kwargs, FxValue *path_value, FxValue *result)
+{
+  gboolean leaf;
+
+  if (path_value->kind == FX_VALUE_NONE && !module_path (S, w, &args[0], path_value))
+    return FALSE;
+  if (!module_is_leaf (S, w, &args[0], path_value, &leaf))
+    return FALSE;
+  if (!leaf)
+    return sc_call_dict (S, &w->original, args, n_args, kwargs, result);
+  return module_call_leaf (S, w, args, n_args, kwargs, path_value, result);
+}
+
+struct _FxModuleCall {
+  FxScript *S;
+  WrapperData *w;
+  const FxValue *args;           /* the module, then the call's arguments */
+  int n_args;
+  FxDict *kwargs;
+  FxValue path;                  /* path_of_module's answer; None until asked */
+  FxValue result;                /* the last answer's; None */
+  gboolean answered;
+};
+
+/* An answer (or the path) failed: the exception stays pending for module_call to raise as
+ * it is; error gets its text. */
+static gboolean
+module_call_failed (FxModuleCall *call, GError **error)
+{
+  FxScript *S = call->S;
+  g_autoptr (GString) tmp = g_string_new (NULL);
+  if (error != NULL && *error == NULL)
+    g_set_error (error, FX_ERROR, FX_ERROR_TRACE, "%s: %s", sc_type_name (S, &S->exc),
+                 sc_exc_message (S, &S->exc, tmp));
+  return FALSE;
+}
+
+const char *
+fx_module_call_class_name (const FxModuleCall *call)
+{
+  return sc_type_of (call->S, &call->args[0])->name->data;
+}
+
+const char *
+fx_module_call_class_module (const FxModuleCall *call)
+{
+  FxScriptClass *cls = sc_type_of (call->S, &call->args[0]);
+  return cls->module != NULL ? cls->module->data : "";
+}
+
+const char *
+fx_module_call_path (FxModuleCall *call, GError **error)
+{
+  if (call->path.kind == FX_VALUE_NONE
+      && !module_path (call->S, call->w, &call->args[0], &call->path))
+    return module_call_failed (call, error), NULL;
+  return call->path.s->data;
+}
+
+/* Keeps a successful answer's result (the call's, unless a later one replaces it). */
+static gboolean
+module_call_answer (FxModuleCall *call, gboolean ok, FxValue result, GError **error)
+{
+  if (!ok)
+    return module_call_failed (call, error);
+  fx_value_clear (&call->result);
+  call->result = result;
+  call->answered = TRUE;
+  return TRUE;
+}
+
+gboolean
+fx_module_call_default (FxModuleCall *call, GError **error)
+{
+  FxValue r = { 0 };
+  gboolean ok = module_call_default (call->S, call->w, call->args, call->n_args, call->kwargs,
+                                     &call->path, &r);
+  return module_call_answer (call, ok, r, error);
+}
+
+gboolean
+fx_module_call_forward (FxModuleCall *call, GError **error)
+{
+  FxValue r = { 0 };
+  gboolean ok = sc_call_dict (call->S, &call->w->original, call->args, call->n_args,
+                              call->kwargs, &r);
+  return module_call_answer (call, ok, r, error);
+}
+
+gboolean
+fx_module_call_leaf (FxModuleCall *call, const char *target, GError **error)
+{
+  g_auto (FxValue) target_value = { 0 };
+  FxValue r = { 0 };
+  gboolean ok;
+
+  if (target != NULL)
+    target_value = fx_value_str (target);
+  else if (fx_module_call_path (call, error) == NULL)
+    return FALSE;
+  else
+    target_value = fx_value_copy (&call->path);
+  ok = module_call_leaf (call->S, call->w, call->args, call->n_args, call->kwargs,
+                         &target_value, &r);
+  return module_call_answer (call, ok, r, error);
+}
+
+FxNode *
+fx_module_call_result_node (FxModuleCall *call)
+{
+  TraceState *st = call->w->st;
+  g_auto (FxValue) node = { 0 };
+
+  if (!call->answered || st->proxy_cls == NULL
+      || !sc_isinstance (call->S, &call->result, st->proxy_cls))
+    return NULL;
+  /* an Attribute makes its node when asked, which may raise: no node then */
+  if (!instance_attr (call->S, &call->result, st->n_node, &node))
+    {
+      sc_clear_exc (call->S);
+      return NULL;
+    }
+  return sc_fx_node_get (&node);
+}
+
+/* The C tracer's call_module hook on a module call (args[0] the module). */
+static gboolean
+module_call_c_hook (FxScript *S, WrapperData *w, const FxValue *args, int n_args,
+                    FxDict *kwargs, FxValue *result)
+{
+  FxModuleCall call = { S, w, args, n_args, kwargs, { 0 }, { 0 }, FALSE };
+  GError *error = NULL;
+  gboolean ok = w->c_tracer->klass->call_module (w->c_tracer, &call, &error);
+
+  if (!ok)
+    {
+      fx_value_clear (&call.path);
+      fx_value_clear (&call.result);
+      if (fx_script_exception_pending (S))
+        {
+          /* an answer's exception, raised as it was */
+          g_clear_error (&error);
+          return FALSE;
+        }
+      if (error == NULL)
+        return sc_raise (S, SC_T_RUNTIME_ERROR, "the tracer's call_module hook failed on %s",
+                         fx_module_call_class_name (&call));
+      sc_raise_gerror (S, error);
+      g_error_free (error);
+      return FALSE;
+    }
+  g_clear_error (&error);
+  if (fx_script_exception_pending (S))
+    sc_clear_exc (S);
+  ok = TRUE;
+  if (call.answered)
+    {
+      *result = call.result;
+      call.result = fx_value_none ();
+    }
+  else
+    ok = module_call_default (S, w, args, n_args, kwargs, &call.path, result);
+  fx_value_clear (&call.path);
+  return ok;
+}
+
 static gboolean
 module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
              gpointer data)
@@ -768,7 +1027,6 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
   TraceState *st = w->st;
   const FxValue *mod = &args[0];
   FxValue *fwd;
-  gboolean leaf;
   g_auto (FxValue) path_value = { 0 };
 
   if (n_args < 1)
@@ -791,7 +1049,7 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
         }
     }
 
-  if (!is_default (S, st, &w->tracer, st->n_call_module, st->def_call_module))
+  if (!is_default (S, st, &w->tracer, HOOK_CALL_MODULE, st->n_call_module, st->def_call_module))
     {
       WrapperData *fd = wrapper_data_new (st, &w->tracer, &w->original, mod);
       FxValue hargs[4];
@@ -806,68 +1064,10 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
         fx_value_clear (&hargs[i]);
       return ok;
     }
-
-  if (!is_default (S, st, &w->tracer, st->n_path_of_module, st->def_path_of_module))
-    {
-      if (!call_hook (S, &w->tracer, st->n_path_of_module, mod, 1, &path_value))
-        return FALSE;
-      if (path_value.kind != FX_VALUE_STR)
-        return sc_raise (S, SC_T_TYPE_ERROR, "path_of_module must return a str, not '%s'",
-                         sc_type_name (S, &path_value));
-    }
-  else
-    {
-      FxValue id = fx_value_int ((int64_t) (guintptr) (mod->kind == FX_VALUE_OBJECT ? mod->obj : NULL));
-      const FxValue *pair = mod->kind == FX_VALUE_OBJECT ? fx_dict_get (w->paths, &id) : NULL;
-      if (pair == NULL || (pair->kind != FX_VALUE_TUPLE && pair->kind != FX_VALUE_LIST)
-          || pair->seq->len != 2 || pair->seq->items[0].kind != FX_VALUE_OBJECT
-          || pair->seq->items[0].obj != mod->obj || pair->seq->items[1].kind != FX_VALUE_STR)
-        return sc_raise (S, SC_T_NAME_ERROR, "module is not installed as a submodule");
-      path_value = fx_value_copy (&pair->seq->items[1]);
-      if (w->c_tracer != NULL && w->c_tracer->klass->path_of_module != NULL)
-        {
-          FxScriptClass *cls = sc_type_of (S, mod);
-          char *renamed = w->c_tracer->klass->path_of_module (w->c_tracer, cls->name->data,
-                                                              cls->module ? cls->module->data : "",
-                                                              path_value.s->data);
-          if (renamed != NULL)
-            {
-              fx_value_clear (&path_value);
-              path_value = fx_value_take_str (fx_str_new (renamed));
-              g_free (renamed);
-            }
-        }
-    }
-
-  if (!is_default (S, st, &w->tracer, st->n_is_leaf_module, st->def_is_leaf_module))
-    {
-      FxValue hargs[2] = { *mod, path_value };
-      g_auto (FxValue) r = { 0 };
-      if (!call_hook (S, &w->tracer, st->n_is_leaf_module, hargs, 2, &r)
-          || !sc_truth (S, &r, &leaf))
-        return FALSE;
-    }
-  else
-    {
-      leaf = default_is_leaf (S, st, mod);
-      if (w->c_tracer != NULL && w->c_tracer->klass->is_leaf_module != NULL)
-        {
-          FxScriptClass *cls = sc_type_of (S, mod);
-          leaf = w->c_tracer->klass->is_leaf_module (w->c_tracer, cls->name->data,
-                                                     cls->module ? cls->module->data : "",
-                                                     path_value.s->data, leaf);
-        }
-    }
-
-  if (!leaf)
-    return sc_call_dict (S, &w->original, args, n_args, kwargs, result);
-  {
-    g_auto (FxValue) call_args = args_tuple (args + 1, n_args - 1);
-    g_auto (FxValue) call_kwargs = kwargs != NULL ? fx_value_take_dict (fx_dict_ref (kwargs))
-                                                  : empty_dict ();
-    return dispatch_create_proxy (S, st, &w->tracer, &st->k_call_module, &path_value,
-                                  &call_args, &call_kwargs, result);
-  }
+  if (w->c_tracer != NULL && w->c_tracer->klass->call_module != NULL)
+    return module_call_c_hook (S, w, args, n_args, kwargs, result);
+  path_value = fx_value_none ();
+  return module_call_default (S, w, args, n_args, kwargs, &path_value, result);
 }
 
 /* module_call_wrapper(tracer, original_call, autowrap_check, paths): Tracer.trace's
@@ -909,12 +1109,14 @@ module_getattr (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, Fx
   if (!sc_call_dict (S, &w->original, args, n_args, kwargs, &value))
     return FALSE;
   if (n_args == 2 && (value.kind == FX_VALUE_TENSOR
-                      || !is_default (S, w->st, &w->tracer, w->st->n_getattr, w->st->def_getattr)))
+                      || !is_default (S, w->st, &w->tracer, HOOK_GETATTR, w->st->n_getattr,
+                                      w->st->def_getattr)))
     {
       /* a C tracer's getattr may keep a tensor attribute out of torch.fx's own getattr */
       if (value.kind == FX_VALUE_TENSOR && w->c_tracer != NULL
           && w->c_tracer->klass->getattr != NULL && args[1].kind == FX_VALUE_STR
-          && is_default (S, w->st, &w->tracer, w->st->n_getattr, w->st->def_getattr)
+          && is_default (S, w->st, &w->tracer, HOOK_GETATTR, w->st->n_getattr,
+                         w->st->def_getattr)
           && !w->c_tracer->klass->getattr (w->c_tracer, args[1].s->data, &value))
         {
           *result = value;
@@ -1063,7 +1265,10 @@ glue_autowrap_names (FxScript *S, const FxValue *args, int n_args, FxDict *kwarg
       if (k->kind != FX_VALUE_STR || k->s->data[0] == '_' || !sc_callable (S, v))
         continue;
       id = callable_id (v);
-      if (!sc_contains (S, &args[1], &id, &member))
+      /* the set Tracer.__init__ made: its table asked directly (ids are ints: no __eq__) */
+      if (sc_is_klass (&args[1], &sc_set_klass))
+        member = fx_dict_get (((ScSet *) args[1].obj)->d, &id) != NULL;
+      else if (!sc_contains (S, &args[1], &id, &member))
         {
           fx_seq_unref (out);
           return FALSE;
@@ -1176,54 +1381,67 @@ glue_autowrap_patch (FxScript *S, const FxValue *args, int n_args, FxDict *kwarg
     {
       const FxValue *name = &names.seq->items[i];
       FxValue *cur = fx_dict_get (args[1].dict, name);
-      FxValue original, id, *known, stand_in;
+      FxValue id, *known, stand_in, name_copy;
+      const FxValue *marked;
       g_auto (FxValue) flag = { 0 };
       gboolean patched = FALSE;
-      FxValue name_copy;
       int r;
 
       if (cur == NULL)
         continue;
-      original = fx_value_copy (cur);
-      id = fx_value_int ((int64_t) (original.kind == FX_VALUE_OP ? (guintptr) original.op
-                                                                 : (guintptr) original.obj));
+      id = fx_value_int ((int64_t) (cur->kind == FX_VALUE_OP ? (guintptr) cur->op
+                                                             : (guintptr) cur->obj));
       known = fx_dict_get (args[3].dict, &id);
       if (known == NULL || known->kind != FX_VALUE_TUPLE || known->seq->len != 2
-          || known->seq->items[0].kind != original.kind
-          || (original.kind == FX_VALUE_OP ? known->seq->items[0].op != original.op
-                                           : known->seq->items[0].obj != original.obj))
+          || known->seq->items[0].kind != cur->kind
+          || (cur->kind == FX_VALUE_OP ? known->seq->items[0].op != cur->op
+                                       : known->seq->items[0].obj != cur->obj))
         {
           FxSeq *pair = fx_seq_new (2);
-          pair->items[0] = fx_value_copy (&original);
-          if (!sc_call1 (S, &args[4], &original, &pair->items[1]))
+          pair->items[0] = fx_value_copy (cur);
+          if (!sc_call1 (S, &args[4], &pair->items[0], &pair->items[1]))
             {
               fx_seq_unref (pair);
-              fx_value_clear (&original);
               return FALSE;
             }
           fx_dict_set (args[3].dict, id, fx_value_take_tuple (pair));
           known = fx_dict_get (args[3].dict, &id);
+          /* wrap_function may have changed the namespace */
+          if ((cur = fx_dict_get (args[1].dict, name)) == NULL)
+            continue;
         }
       stand_in = fx_value_copy (&known->seq->items[1]);
-      /* Patcher.patch(namespace, name, stand_in) */
-      if (!sc_setattr (S, &stand_in, mark, &yes)
-          || (r = sc_getattr_opt (S, &original, mark, &flag)) < 0
+      /* Patcher.patch(namespace, name, stand_in). The mark is set on every trace, as 1.13
+       * does; a stand-in whose own dict already holds True is left as it is. */
+      marked = sc_is_klass (&stand_in, &sc_function_klass) && ((ScFunction *) stand_in.obj)->dict != NULL
+               ? sc_dict_get_str (((ScFunction *) stand_in.obj)->dict, mark) : NULL;
+      if (!(marked != NULL && marked->kind == FX_VALUE_BOOL && marked->b)
+          && !sc_setattr (S, &stand_in, mark, &yes))
+        {
+          fx_value_clear (&stand_in);
+          return FALSE;
+        }
+      /* setattr runs no script code on a function, but a class's may: look the slot up anew */
+      if ((cur = fx_dict_get (args[1].dict, name)) == NULL
+          || (r = sc_getattr_opt (S, cur, mark, &flag)) < 0
           || (r > 0 && !sc_truth (S, &flag, &patched)))
         {
           fx_value_clear (&stand_in);
-          fx_value_clear (&original);
+          if (cur == NULL)
+            continue;
           return FALSE;
         }
-      if (patched)
+      if (patched || (cur = fx_dict_get (args[1].dict, name)) == NULL)
         {
           fx_value_clear (&stand_in);
-          fx_value_clear (&original);
           continue;
         }
+      /* the original moves from the namespace's slot into the undo block, the stand-in in
+       * (what fx_dict_set does to an existing key, without its key copies) */
       name_copy = fx_value_copy (name);
       g_array_append_val (undo->pairs, name_copy);
-      g_array_append_val (undo->pairs, original);
-      fx_dict_set (args[1].dict, fx_value_copy (name), stand_in);
+      g_array_append_val (undo->pairs, *cur);
+      *cur = stand_in;
     }
   *result = fx_value_none ();
   return TRUE;
@@ -1252,9 +1470,21 @@ glue_patch_undo (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
       if (item.kind == FX_VALUE_OBJECT && item.obj->klass == &undo_block_klass)
         {
           UndoBlock *b = (UndoBlock *) item.obj;
+          /* the block goes with item: its originals move back into their slots */
           for (guint i = b->pairs->len; i >= 2; i -= 2)
-            fx_dict_set (b->namespace, fx_value_copy (&g_array_index (b->pairs, FxValue, i - 2)),
-                         fx_value_copy (&g_array_index (b->pairs, FxValue, i - 1)));
+            {
+              FxValue *key = &g_array_index (b->pairs, FxValue, i - 2);
+              FxValue *original = &g_array_index (b->pairs, FxValue, i - 1);
+              FxValue *slot = fx_dict_get (b->namespace, key);
+              if (slot != NULL)
+                {
+                  fx_value_clear (slot);
+                  *slot = *original;
+                }
+              else
+                fx_dict_set (b->namespace, fx_value_copy (key), *original);
+              *original = fx_value_none ();
+            }
           continue;
         }
       if (item.kind != FX_VALUE_TUPLE || item.seq->len != 4 || item.seq->items[1].kind != FX_VALUE_STR

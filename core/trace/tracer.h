@@ -9,6 +9,8 @@
 G_BEGIN_DECLS
 
 typedef struct _FxTracer FxTracer;
+/* One call of a submodule during a trace, as a call_module hook sees it (tracer.c). */
+typedef struct _FxModuleCall FxModuleCall;
 
 /* Hooks of a C tracer; NULL members keep torch.fx's behaviour. A script subclass overriding
  * the same hook still wins (its override is what 1.13 would call). Together is_leaf_module
@@ -53,12 +55,36 @@ typedef struct {
    * tensor itself, which create_arg then lowers where it is used (a get_attr node per use
    * for a parameter or buffer of the root, a _tensor_constant otherwise). */
   gboolean (*getattr) (FxTracer *tracer, const char *attr, const FxValue *value);
+  /* call_module(m, forward, args, kwargs): each call of a submodule in the traced code. The
+   * hook answers with fx_module_call_default() (1.13's Tracer.call_module: path_of_module,
+   * then is_leaf_module picks a call_module node or tracing through forward),
+   * fx_module_call_forward() or fx_module_call_leaf(); the last answer that succeeded is the
+   * call's result, and returning TRUE without one takes the default. An answer that fails
+   * leaves the script exception pending: returning FALSE then raises it as it was (a hook
+   * that returns TRUE drops it, as a try/except would); else FALSE fails the trace with
+   * error (a RuntimeError when error is left NULL). */
+  gboolean (*call_module) (FxTracer *tracer, FxModuleCall *call, GError **error);
 } FxTracerClass;
 
 struct _FxTracer {
   const FxTracerClass *klass;
   gpointer user_data;
 };
+
+/* type(m).__name__ and type(m).__module__ of the called module. */
+const char *fx_module_call_class_name   (const FxModuleCall *call);
+const char *fx_module_call_class_module (const FxModuleCall *call);
+/* path_of_module(m) (a script override or the C path_of_module hook included), asked once
+ * per call; NULL with error when it fails. */
+const char *fx_module_call_path         (FxModuleCall *call, GError **error);
+/* The answers (see call_module above). forward: run m's forward on the proxies, recording
+ * what it does. leaf: one call_module node of target (NULL: the call's path) through
+ * create_proxy. */
+gboolean    fx_module_call_default      (FxModuleCall *call, GError **error);
+gboolean    fx_module_call_forward      (FxModuleCall *call, GError **error);
+gboolean    fx_module_call_leaf         (FxModuleCall *call, const char *target, GError **error);
+/* The node of the last answer's result when it is a Proxy, else NULL. */
+FxNode     *fx_module_call_result_node  (FxModuleCall *call);
 
 /* Like fx_trace_file() (trace.h), with tracer's hooks consulted during the trace. */
 FxGraphModule *fx_tracer_trace_file (FxTracer *tracer, const char *path, const char *name,

@@ -1,6 +1,6 @@
 /* test-trace-hooks.c: the hooks of a C tracer (trace/tracer.h) — is_leaf_module,
- * path_of_module, create_node, to_bool, iter, keys, create_proxy, create_arg and getattr —
- * each overridden from C, with the code they lead to. Expected code and node lists are what /usr/bin/python3 with torch 1.13
+ * path_of_module, create_node, to_bool, iter, keys, create_proxy, create_arg, getattr
+ * and call_module — each overridden from C, with the code they lead to. Expected code and node lists are what /usr/bin/python3 with torch 1.13
  * prints for the same model traced by a torch.fx.Tracer subclass overriding the same hooks
  * the same way (the generator is in the comment above each expectation). */
 #include <fx.h>
@@ -13,6 +13,16 @@
 
 static char *tmp_dir;
 
+/* A user module with a torch.nn leaf inside, in both models below. */
+#define BLOCK_SOURCE \
+  "class Block(nn.Module):\n" \
+  "    def __init__(self):\n" \
+  "        super().__init__()\n" \
+  "        self.lin = nn.Linear(4, 4)\n" \
+  "\n" \
+  "    def forward(self, x):\n" \
+  "        return torch.relu(self.lin(x))\n"
+
 static const char model_source[] =
   "import torch\n"
   "import torch.nn as nn\n"
@@ -22,13 +32,7 @@ static const char model_source[] =
   "    return x * scale + shift\n"
   "\n"
   "\n"
-  "class Block(nn.Module):\n"
-  "    def __init__(self):\n"
-  "        super().__init__()\n"
-  "        self.lin = nn.Linear(4, 4)\n"
-  "\n"
-  "    def forward(self, x):\n"
-  "        return torch.relu(self.lin(x))\n"
+  BLOCK_SOURCE
   "\n"
   "\n"
   "class Net(nn.Module):\n"
@@ -468,6 +472,213 @@ test_hooks_proxy_arg_getattr (void)
   g_unlink (path);
 }
 
+/* ---- call_module ---- */
+
+/* tests/conformance/trace_cases/call_module_override.py: its model, and what torch 1.13
+ * prints for a Tracer subclass whose call_module keeps `a` a call_module node, traces `fc`
+ * (a torch.nn leaf) through its forward and leaves `b` to Tracer.call_module, with a
+ * create_node recording the module call each node is made in (the golden of
+ * tests/conformance/gen_trace_cases.py: goldens/trace_cases/call_module_override.out). */
+static const char stack_source[] =
+  "import torch\n"
+  "import torch.nn as nn\n"
+  "\n"
+  "\n"
+  BLOCK_SOURCE
+  "\n"
+  "\n"
+  "class Stack(nn.Module):\n"
+  "    def __init__(self):\n"
+  "        super().__init__()\n"
+  "        self.a = Block()\n"
+  "        self.b = Block()\n"
+  "        self.fc = nn.Linear(4, 4)\n"
+  "\n"
+  "    def forward(self, x):\n"
+  "        return self.fc(self.b(self.a(x))) + 1\n";
+
+static const char expected_call_code[] =
+  "\n\n\ndef forward(self, x):\n    a = self.a(x);  x = None\n"
+  "    b_lin = self.b.lin(a);  a = None\n    relu = torch.relu(b_lin);  b_lin = None\n"
+  "    fc_weight = self.fc.weight\n    fc_bias = self.fc.bias\n"
+  "    linear = torch._C._nn.linear(relu, fc_weight, fc_bias);  relu = fc_weight = fc_bias = None\n"
+  "    add = linear + 1;  linear = None\n    return add\n    ";
+static const char expected_calls[] = "Block:a Block:b Linear:b.lin Linear:fc";
+static const char expected_scopes[] =
+  "x@ a@a b_lin@b.lin relu@b fc_weight@fc fc_bias@fc linear@fc add@ output@";
+
+typedef struct {
+  FxTracer parent;
+  GString *calls;                /* "Class:path" of each call_module */
+  GString *scopes;               /* "name@path" of each node create_node saw */
+  GPtrArray *stack;              /* paths of the module calls being traced */
+  GString *results;              /* the result node of each answer */
+} CallTracer;
+
+static gboolean
+call_hook_call_module (FxTracer *tracer, FxModuleCall *call, GError **error)
+{
+  CallTracer *self = (CallTracer *) tracer;
+  const char *path = fx_module_call_path (call, error);
+  FxNode *node;
+  gboolean ok;
+
+  if (path == NULL)
+    return FALSE;
+  g_string_append_printf (self->calls, "%s%s:%s", self->calls->len ? " " : "",
+                          fx_module_call_class_name (call), path);
+  g_assert_cmpstr (fx_module_call_class_module (call), ==,
+                   strcmp (fx_module_call_class_name (call), "Linear") == 0 ? "torch.nn.modules.linear"
+                                                                             : "call_model");
+  g_ptr_array_add (self->stack, g_strdup (path));
+  if (strcmp (path, "a") == 0)
+    ok = fx_module_call_leaf (call, NULL, error);
+  else if (strcmp (path, "fc") == 0)
+    ok = fx_module_call_forward (call, error);
+  else
+    ok = fx_module_call_default (call, error);
+  g_ptr_array_remove_index (self->stack, self->stack->len - 1);
+  node = ok ? fx_module_call_result_node (call) : NULL;
+  g_string_append_printf (self->results, "%s%s", self->results->len ? " " : "",
+                          node != NULL ? node->name : "-");
+  return ok;
+}
+
+static gboolean
+call_hook_create_node (FxTracer *tracer, FxNode *node, GError **error)
+{
+  CallTracer *self = (CallTracer *) tracer;
+  g_string_append_printf (self->scopes, "%s%s@%s", self->scopes->len ? " " : "", node->name,
+                          self->stack->len ? (char *) self->stack->pdata[self->stack->len - 1] : "");
+  return TRUE;
+}
+
+static const FxTracerClass call_class = {
+  .call_module = call_hook_call_module,
+  .create_node = call_hook_create_node,
+};
+
+static void
+test_hook_call_module (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "call_model.py", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxGraphModule) gm = NULL;
+  CallTracer t = { { &call_class, NULL }, g_string_new (NULL), g_string_new (NULL),
+                   g_ptr_array_new_with_free_func (g_free), g_string_new (NULL) };
+
+  g_file_set_contents (path, stack_source, -1, &error);
+  g_assert_no_error (error);
+  gm = fx_tracer_trace_file (&t.parent, path, "Stack", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gm);
+  g_assert_cmpstr (gm->code, ==, expected_call_code);
+  g_assert_cmpstr (t.calls->str, ==, expected_calls);
+  g_assert_cmpstr (t.scopes->str, ==, expected_scopes);
+  /* the answers' results, innermost first: a, b.lin, b (relu), fc (linear) */
+  g_assert_cmpstr (t.results->str, ==, "a b_lin relu linear");
+  g_assert_cmpuint (t.stack->len, ==, 0);
+  g_string_free (t.calls, TRUE);
+  g_string_free (t.scopes, TRUE);
+  g_string_free (t.results, TRUE);
+  g_ptr_array_unref (t.stack);
+  g_unlink (path);
+}
+
+/* A hook that fails, by its own error or by an answer's exception, fails the trace with
+ * it; one that catches an answer's exception and answers again goes on; one that answers
+ * nothing gets the default. */
+static const char bad_source[] =
+  "import torch.nn as nn\n"
+  "\n"
+  "\n"
+  "class Bad(nn.Module):\n"
+  "    def forward(self, x):\n"
+  "        raise ValueError('bad block')\n"
+  "\n"
+  "\n"
+  "class Outer(nn.Module):\n"
+  "    def __init__(self):\n"
+  "        super().__init__()\n"
+  "        self.bad = Bad()\n"
+  "\n"
+  "    def forward(self, x):\n"
+  "        return self.bad(x)\n";
+
+static gboolean
+call_hook_fail (FxTracer *tracer, FxModuleCall *call, GError **error)
+{
+  const char *mode = tracer->user_data;
+  g_autoptr (GError) inner = NULL;
+
+  if (strcmp (mode, "own") == 0)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "no call of %s wanted",
+                   fx_module_call_class_name (call));
+      return FALSE;
+    }
+  if (strcmp (mode, "forward") == 0)
+    return fx_module_call_forward (call, error);
+  if (strcmp (mode, "catch") == 0)
+    {
+      /* try: forward  except: a call_module node instead */
+      g_assert_false (fx_module_call_forward (call, &inner));
+      g_assert_nonnull (strstr (inner->message, "ValueError: bad block"));
+      g_assert_null (fx_module_call_result_node (call));
+      return fx_module_call_leaf (call, NULL, error);
+    }
+  return TRUE;
+}
+
+static const FxTracerClass fail_class = { .call_module = call_hook_fail };
+
+static FxGraphModule *
+trace_failing (const char *mode, const char *source, const char *name, GError **error)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "call_bad.py", NULL);
+  FxTracer t = { &fail_class, (gpointer) mode };
+  FxGraphModule *gm;
+
+  g_file_set_contents (path, source, -1, NULL);
+  gm = fx_tracer_trace_file (&t, path, name, NULL, error);
+  g_unlink (path);
+  return gm;
+}
+
+static void
+test_hook_call_module_errors (void)
+{
+  g_autoptr (GError) error = NULL;
+  FxGraphModule *gm;
+
+  gm = trace_failing ("own", stack_source, "Stack", &error);
+  g_assert_null (gm);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "no call of Block wanted"));
+  g_clear_error (&error);
+
+  /* the forward's own exception, raised from where it was */
+  gm = trace_failing ("forward", bad_source, "Outer", &error);
+  g_assert_null (gm);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "ValueError: bad block"));
+  g_clear_error (&error);
+
+  gm = trace_failing ("catch", bad_source, "Outer", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gm);
+  g_assert_nonnull (strstr (gm->code, "bad = self.bad(x);  x = None"));
+  fx_graph_module_unref (gm);
+
+  /* no answer: 1.13's own call_module, so the plain trace */
+  gm = trace_failing ("none", stack_source, "Stack", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gm);
+  g_assert_nonnull (strstr (gm->code, "a_lin = self.a.lin(x)"));
+  g_assert_nonnull (strstr (gm->code, "fc = self.fc(relu_1)"));
+  fx_graph_module_unref (gm);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -482,6 +693,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/hooks/iter", test_hook_iter);
   g_test_add_func ("/trace/hooks/error", test_hook_error);
   g_test_add_func ("/trace/hooks/create-proxy-arg-getattr", test_hooks_proxy_arg_getattr);
+  g_test_add_func ("/trace/hooks/call-module", test_hook_call_module);
+  g_test_add_func ("/trace/hooks/call-module-errors", test_hook_call_module_errors);
   status = g_test_run ();
   {
     g_autofree char *model = g_build_filename (tmp_dir, "hooks_model.py", NULL);
