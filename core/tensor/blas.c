@@ -761,37 +761,68 @@ DEFINE_GEMV (dgemv, double, dgemv_fallback, dgemv)
 
 /* ---- parallel loops ----
  * A persistent pool: starting threads per call would cost more than the pooling or im2col
- * loops it splits. Workers take chunks from an atomic counter; the caller works too. Both
- * sides spin briefly before sleeping on a condition: a network's layers come back to back,
- * and a futex wake-up costs as much as a small layer's share of work. */
+ * loops it splits. Workers take chunks from an atomic counter; the caller works too.
+ *
+ * A job is open for joining while the generation is odd. A worker joins by counting itself
+ * in `active` and then checking that the generation is still the one it saw; the caller,
+ * once the chunks are all taken, closes the job and waits only for the workers that joined.
+ * So a worker that is slow to wake (the other core busy with another process, a futex
+ * wake-up in the VM) never holds the caller back: the caller does the chunks itself.
+ * Both sides spin before sleeping, and the futex is touched only when someone sleeps: a
+ * forward's layers come back to back, microseconds apart, and each wake-up in the VM costs
+ * as much as a small layer's share of work; after POOL_SPIN_US without a job, workers sleep,
+ * so an idle editor burns no core. */
 
-#define POOL_SPIN_US 50
+#define POOL_SPIN_US 1000
 
 #define POOL_MAX 64
 
 static struct {
   GMutex busy;            /* held by the one caller running a job */
-  GMutex lock;
+  GMutex lock;            /* only for sleeping and waking */
   GCond wake, done;
   int n_workers;
-  _Atomic guint64 generation;   /* written under lock, read anywhere */
+  _Atomic guint64 generation;   /* odd: a job is open for joining */
+  _Atomic int sleepers;         /* workers asleep on `wake` */
+  _Atomic int caller_asleep;    /* the caller sleeps on `done` */
+  _Atomic int wanted;           /* workers asked to join the open job */
   /* the current job */
   FxParallelFunc fn;
   gpointer data;
   int64_t n, chunk;
-  _Atomic int64_t next;   /* next chunk index */
-  _Atomic int active;     /* workers still on the job */
-  int wanted;             /* workers asked to join this job */
+  _Atomic guint64 ends;   /* unclaimed chunks: [low 32 bits, high 32 bits) */
+  _Atomic int active;     /* workers on the job */
 } pool;
 
-static void
-pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk)
+/* The caller claims chunks from the front, the workers from the back. On two threads the
+ * caller then does the first part of every loop and the worker the last, as far as the load
+ * allows: one operation's output is mostly in the cache of the core that reads it in the
+ * next (an elementwise add after a convolution split by output channels, the next
+ * convolution's input transform), where chunks claimed in turn had each core read half of
+ * its data from the other core's cache (adds measured slower on two threads than on one). */
+static int64_t
+pool_claim (gboolean from_back)
 {
-  int64_t n_chunks = (n + chunk - 1) / chunk;
+  guint64 e = atomic_load (&pool.ends);
   for (;;)
     {
-      int64_t c = atomic_fetch_add (&pool.next, 1);
-      if (c >= n_chunks)
+      guint64 front = e & 0xffffffffu, back = e >> 32;
+      if (front >= back)
+        return -1;
+      guint64 next = from_back ? ((back - 1) << 32) | front : (back << 32) | (front + 1);
+      if (atomic_compare_exchange_weak (&pool.ends, &e, next))
+        return (int64_t) (from_back ? back - 1 : front);
+    }
+}
+
+static void
+pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk,
+                 gboolean from_back)
+{
+  for (;;)
+    {
+      int64_t c = pool_claim (from_back);
+      if (c < 0)
         break;
       int64_t begin = c * chunk;
       fn (begin, MIN (begin + chunk, n), data);
@@ -817,6 +848,39 @@ spin_on (gint64 until)
   return g_get_monotonic_time () < until;
 }
 
+static inline gboolean
+pool_job_for (guint64 gen, guint64 seen, int id)
+{
+  return (gen & 1) && gen != seen && id < atomic_load (&pool.wanted);
+}
+
+/* The generation of the next open job for worker `id`: spins a while, then sleeps. While
+ * spinning it yields now and then, so that a thread sharing its core (the caller, when
+ * another process holds the other core) gets the core back quickly. */
+static guint64
+pool_wait_job (int id, guint64 seen)
+{
+  gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
+  guint64 gen;
+  for (int i = 1;; i++)
+    {
+      gen = atomic_load (&pool.generation);
+      if (pool_job_for (gen, seen, id))
+        return gen;
+      if (!spin_on (until))
+        break;
+      if (i % 64 == 0)
+        sched_yield ();
+    }
+  g_mutex_lock (&pool.lock);
+  atomic_fetch_add (&pool.sleepers, 1);
+  while (!pool_job_for (gen = atomic_load (&pool.generation), seen, id))
+    g_cond_wait (&pool.wake, &pool.lock);
+  atomic_fetch_sub (&pool.sleepers, 1);
+  g_mutex_unlock (&pool.lock);
+  return gen;
+}
+
 static gpointer
 pool_worker (gpointer data)
 {
@@ -824,25 +888,16 @@ pool_worker (gpointer data)
   guint64 seen = 0;
   for (;;)
     {
-      gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
-      while (atomic_load (&pool.generation) == seen && spin_on (until))
-        ;
-      g_mutex_lock (&pool.lock);
-      while (pool.generation == seen || id >= pool.wanted)
+      guint64 gen = pool_wait_job (id, seen);
+      seen = gen;
+      /* join, then check the job is still open: the caller closes it before it looks at
+       * `active` (both sequentially consistent), so either it waits for this worker or
+       * this worker sees the job closed and touches nothing of it */
+      atomic_fetch_add (&pool.active, 1);
+      if (atomic_load (&pool.generation) == gen)
+        pool_run_chunks (pool.fn, pool.data, pool.n, pool.chunk, TRUE);
+      if (atomic_fetch_sub (&pool.active, 1) == 1 && atomic_load (&pool.caller_asleep))
         {
-          if (pool.generation != seen)
-            seen = pool.generation;   /* a job not meant for this worker */
-          g_cond_wait (&pool.wake, &pool.lock);
-        }
-      seen = pool.generation;
-      FxParallelFunc fn = pool.fn;
-      gpointer fdata = pool.data;
-      int64_t n = pool.n, chunk = pool.chunk;
-      g_mutex_unlock (&pool.lock);
-      pool_run_chunks (fn, fdata, n, chunk);
-      if (atomic_fetch_sub (&pool.active, 1) == 1)
-        {
-          /* under the lock, so that a caller about to wait cannot miss it */
           g_mutex_lock (&pool.lock);
           g_cond_signal (&pool.done);
           g_mutex_unlock (&pool.lock);
@@ -868,37 +923,50 @@ fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
     }
   int helpers = (int) MIN ((int64_t) threads - 1, n_chunks - 1);
 
-  g_mutex_lock (&pool.lock);
-  while (pool.n_workers < helpers)
+  if (pool.n_workers < helpers)
     {
-      GThread *t = g_thread_try_new ("fx-worker", pool_worker,
-                                     GINT_TO_POINTER (pool.n_workers), NULL);
-      if (t == NULL)
-        break;
-      g_thread_unref (t);
-      pool.n_workers++;
+      g_mutex_lock (&pool.lock);
+      while (pool.n_workers < helpers)
+        {
+          GThread *t = g_thread_try_new ("fx-worker", pool_worker,
+                                         GINT_TO_POINTER (pool.n_workers), NULL);
+          if (t == NULL)
+            break;
+          g_thread_unref (t);
+          pool.n_workers++;
+        }
+      g_mutex_unlock (&pool.lock);
     }
-  helpers = MIN (helpers, pool.n_workers);
   pool.fn = fn;
   pool.data = data;
   pool.n = n;
   pool.chunk = chunk;
-  atomic_store (&pool.next, 0);
-  atomic_store (&pool.active, helpers);
-  pool.wanted = helpers;
-  atomic_fetch_add (&pool.generation, 1);
-  g_cond_broadcast (&pool.wake);
-  g_mutex_unlock (&pool.lock);
+  /* n_chunks is at most about 4 per thread (see chunk above), far below 2^32 */
+  atomic_store (&pool.ends, (guint64) n_chunks << 32);
+  atomic_store (&pool.wanted, MIN (helpers, pool.n_workers));
+  atomic_fetch_add (&pool.generation, 1);   /* open */
+  if (atomic_load (&pool.sleepers) > 0)
+    {
+      g_mutex_lock (&pool.lock);
+      g_cond_broadcast (&pool.wake);
+      g_mutex_unlock (&pool.lock);
+    }
 
-  pool_run_chunks (fn, data, n, chunk);
+  pool_run_chunks (fn, data, n, chunk, FALSE);
 
+  atomic_fetch_add (&pool.generation, 1);   /* closed: late workers back off */
   gint64 until = g_get_monotonic_time () + POOL_SPIN_US;
   while (atomic_load (&pool.active) > 0 && spin_on (until))
     ;
-  g_mutex_lock (&pool.lock);
-  while (atomic_load (&pool.active) > 0)
-    g_cond_wait (&pool.done, &pool.lock);
-  g_mutex_unlock (&pool.lock);
+  if (atomic_load (&pool.active) > 0)
+    {
+      g_mutex_lock (&pool.lock);
+      atomic_store (&pool.caller_asleep, 1);
+      while (atomic_load (&pool.active) > 0)
+        g_cond_wait (&pool.done, &pool.lock);
+      atomic_store (&pool.caller_asleep, 0);
+      g_mutex_unlock (&pool.lock);
+    }
   g_mutex_unlock (&pool.busy);
 }
 

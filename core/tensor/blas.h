@@ -65,8 +65,9 @@ void         fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const
 
 /* Runs fn(begin, end, data) over [0, n) in chunks of at least min_chunk items, claimed
  * dynamically by up to fx_blas_num_threads() threads (the calling thread included), so that a
- * core busy with something else simply takes fewer chunks. Runs inline when there is one
- * chunk, one thread is configured, or the pool is already busy (nested or concurrent calls). */
+ * core busy with something else simply takes fewer chunks (a worker that has not started
+ * when the chunks run out is not waited for). Runs inline when there is one chunk, one
+ * thread is configured, or the pool is already busy (nested or concurrent calls). */
 typedef void (*FxParallelFunc) (int64_t begin, int64_t end, gpointer data);
 void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParallelFunc fn,
                                          gpointer data);

@@ -43,6 +43,7 @@ typedef struct {
   int64_t ob;                /* output channels per just-in-time block */
   int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
   guint64 call;              /* slice mode: this call's number */
+  float *shared_V;           /* slice mode, one block: its V, made by all threads together */
 } WinoJob;
 
 /* ------------------------------------------------------------------------------------------
@@ -609,7 +610,7 @@ block_task (int64_t begin, int64_t end, gpointer data)
  * another: splitting the stages between the threads instead (input by channels, products
  * by point) had each stage wait for megabytes written in the other core's cache, and
  * measured barely faster than one thread. The price is the input transform made by every
- * thread (a tenth of the work for ResNet's 28×28 and 14×14 layers). */
+ * thread; with one block (batch 1) the threads share it instead (shared_input_task below). */
 static atomic_uint_fast64_t call_counter;
 static GPrivate made_key = G_PRIVATE_INIT (g_free);
 
@@ -642,6 +643,27 @@ slice_task (int64_t begin, int64_t end, gpointer data)
         }
       products_and_output (j, blk, o0, o1, V);
     }
+}
+
+/* One block (one small image): the threads first make its transformed input together,
+ * by input channels, then each takes slices of output channels reading all of V — half of
+ * it from the other core's cache, which costs less than making it twice: V is read again
+ * for every block of output channels anyway (it outgrows L2 at 28×28), and the transform
+ * made by every thread was a tenth of these layers' work. The end of the first parallel
+ * loop is the barrier; a thread that is late for it leaves its share to the others. */
+static void
+shared_input_task (int64_t begin, int64_t end, gpointer data)
+{
+  WinoJob *j = data;
+  kernels ()->input (j, 0, begin, end, j->shared_V, row_scratch (j));
+}
+
+static void
+shared_slice_task (int64_t begin, int64_t end, gpointer data)
+{
+  WinoJob *j = data;
+  for (int64_t i = begin; i < end; i++)
+    products_and_output (j, 0, i * j->slice, MIN (j->s->o, (i + 1) * j->slice), j->shared_V);
 }
 
 /* Transformed weights, kept between calls (opt-in: FX_WINOGRAD_CACHE_MB). A network runs the
@@ -907,7 +929,15 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
       j.call = atomic_fetch_add (&call_counter, 1) + 1;
       j.slice = (s->o + threads - 1) / threads;
       j.n_slices = (s->o + j.slice - 1) / j.slice;
-      fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
+      if (blocks == 1)
+        {
+          /* the caller's own V buffer: it outlives both loops, which end before it returns */
+          j.shared_V = scratch (SCRATCH_V, (gsize) j.P * s->c * j.ld);
+          fx_parallel_for (s->c, 8, shared_input_task, &j);
+          fx_parallel_for (j.n_slices, 1, shared_slice_task, &j);
+        }
+      else
+        fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
     }
   weight_entry_unref (e);
   fx_blas_leave_single_threaded ();

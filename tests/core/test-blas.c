@@ -377,6 +377,52 @@ test_parallel_for (void)
   fx_blas_set_num_threads (0);
 }
 
+/* Many jobs back to back, of sizes and thread counts that change between them: workers
+ * join each job on their own and may arrive after the caller has taken every chunk and
+ * moved on, so a late one must never run a chunk of a finished job (its data is gone) nor
+ * miss one of the current job. Two callers at once: the second runs inline. */
+typedef struct {
+  int seed;
+  gboolean ok;
+} StressCaller;
+
+static gpointer
+stress_caller (gpointer data)
+{
+  StressCaller *sc = data;
+  GRand *r = g_rand_new_with_seed (sc->seed);
+  sc->ok = TRUE;
+  for (int job = 0; job < 3000; job++)
+    {
+      int64_t n = g_rand_int_range (r, 1, 40);
+      PoolData d = { g_new0 (gint, n), 0 };   /* fresh each job: stale chunks would hit freed memory */
+      fx_parallel_for (n, g_rand_int_range (r, 1, 4), pool_fn, &d);
+      for (int64_t i = 0; i < n; i++)
+        sc->ok = sc->ok && d.hits[i] == 1;
+      g_free (d.hits);
+      if (job % 500 == 499)
+        g_usleep (2000);   /* long enough for the workers to fall asleep */
+    }
+  g_rand_free (r);
+  return NULL;
+}
+
+static void
+test_parallel_for_stress (void)
+{
+  for (int threads = 2; threads <= 3; threads++)
+    {
+      fx_blas_set_num_threads (threads);
+      StressCaller a = { 11 * threads, FALSE }, b = { 13 * threads, FALSE };
+      GThread *other = g_thread_new ("stress-caller", stress_caller, &b);
+      stress_caller (&a);
+      g_thread_join (other);
+      g_assert_true (a.ok);
+      g_assert_true (b.ok);
+    }
+  fx_blas_set_num_threads (0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -391,5 +437,6 @@ main (int argc, char **argv)
   g_test_add_func ("/blas/gemm", test_gemm);
   g_test_add_func ("/blas/gemv", test_gemv);
   g_test_add_func ("/blas/parallel-for", test_parallel_for);
+  g_test_add_func ("/blas/parallel-for-stress", test_parallel_for_stress);
   return g_test_run ();
 }

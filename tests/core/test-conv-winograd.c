@@ -250,6 +250,51 @@ test_stream_gemm (void)
     }
 }
 
+/* One small image on two threads: the threads make the transformed input together, by
+ * chunks of input channels, then take slices of output channels. Called from inside a
+ * parallel loop the same call runs inline, one thread making all of it: the result must be
+ * the same bit for bit (each channel's transform is the same arithmetic whoever makes it). */
+typedef struct {
+  FxTensor *x, *w, *b;
+  const FxConvParams *p;
+  int m;
+  FxTensor *y;
+} InlineConv;
+
+static void
+inline_conv_job (int64_t begin, int64_t end, gpointer data)
+{
+  InlineConv *ic = data;
+  if (begin == 0)
+    ic->y = conv (ic->x, ic->w, ic->b, ic->p, NULL, ic->m);
+  (void) end;
+}
+
+static void
+test_shared_input (void)
+{
+  FxGenerator *gen = fx_generator_new (77);
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  p.padding[0] = 1;
+  fx_blas_set_num_threads (2);
+  for (int m = 2; m <= 4; m += 2)
+    {
+      g_autoptr (FxTensor) x = gaussian (gen, 1, 72, 13, 15);
+      g_autoptr (FxTensor) w = gaussian (gen, 40, 72, 3, 3);
+      g_autoptr (FxTensor) b = gaussian (gen, 40, 0, 0, 0);
+      g_autoptr (FxTensor) shared = conv (x, w, b, &p, NULL, m);
+      InlineConv ic = { x, w, b, &p, m, NULL };
+      fx_parallel_for (2, 1, inline_conv_job, &ic);
+      g_autoptr (FxTensor) alone = ic.y;
+      g_assert_nonnull (alone);
+      g_assert_cmpmem (fx_tensor_data (shared), fx_tensor_numel (shared) * 4,
+                       fx_tensor_data (alone), fx_tensor_numel (alone) * 4);
+    }
+  fx_blas_set_num_threads (0);
+  fx_generator_free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,6 +302,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-winograd/random-1-thread", test_one_thread);
   g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
   g_test_add_func ("/conv-winograd/random-cached", test_cached);
+  g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
   g_test_add_func ("/conv-winograd/weight-edit-seen", test_weight_edit_seen);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
   return g_test_run ();

@@ -475,6 +475,59 @@ test_pool_threads (void)
                    fx_tensor_numel (d) * 4);
 }
 
+/* Convolutions called from inside a parallel loop run inline (the pool is busy), so one
+ * thread takes every task of each: slices of output channels of one image (a 7×7 layer
+ * with 160 channels) then reuse the columns that thread gathered for the first slice, and
+ * the channel-split Winograd input transform (14×14) is made by one thread alone. Two such
+ * convolutions at once, one per thread, match the double reference. */
+typedef struct {
+  const Cfg *cfg;
+  FxTensor *x, *w, *b;
+  FxTensor *y[2];
+} NestedConv;
+
+static void
+nested_conv_job (int64_t begin, int64_t end, gpointer data)
+{
+  NestedConv *nc = data;
+  FxConvParams p;
+  params_from (nc->cfg, &p);
+  for (int64_t i = begin; i < end; i++)
+    nc->y[i] = fx_tensor_conv2d (nc->x, nc->w, nc->b, &p, NULL);
+}
+
+static void
+test_conv2d_nested (void)
+{
+  static const Cfg cfgs[] = {
+    { 1, 96, 7, 7, 160, 3, 3, 1, 1, 1, 1, 1, 1, 1 },
+    { 1, 200, 13, 13, 192, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+    { 1, 64, 14, 14, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1 },
+  };
+  fx_blas_set_num_threads (2);
+  for (guint i = 0; i < G_N_ELEMENTS (cfgs); i++)
+    {
+      const Cfg *k = &cfgs[i];
+      int64_t xs[4] = { k->n, k->c, k->h, k->w }, ws[4] = { k->o, k->c, k->kh, k->kw };
+      NestedConv nc = { k, rand_tensor (FX_DTYPE_FLOAT32, 4, xs),
+                        rand_tensor (FX_DTYPE_FLOAT32, 4, ws),
+                        rand_tensor (FX_DTYPE_FLOAT32, 1, &k->o), { NULL, NULL } };
+      int64_t oh, ow;
+      g_autofree double *want = conv_ref (k, nc.x, nc.w, nc.b, &oh, &ow);
+      fx_parallel_for (2, 1, nested_conv_job, &nc);
+      for (int t = 0; t < 2; t++)
+        {
+          g_assert_nonnull (nc.y[t]);
+          assert_close (nc.y[t], want, k->o * oh * ow, 1e-4);
+          fx_tensor_unref (nc.y[t]);
+        }
+      fx_tensor_unref (nc.x);
+      fx_tensor_unref (nc.w);
+      fx_tensor_unref (nc.b);
+    }
+  fx_blas_set_num_threads (0);
+}
+
 static void
 test_errors (void)
 {
@@ -508,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conv/conv2d", test_conv2d);
   g_test_add_func ("/conv/conv2d-layouts", test_conv2d_layouts);
   g_test_add_func ("/conv/conv2d-same", test_conv2d_same);
+  g_test_add_func ("/conv/conv2d-nested", test_conv2d_nested);
   g_test_add_func ("/conv/conv1d", test_conv1d);
   g_test_add_func ("/conv/conv-transpose2d", test_conv_transpose2d);
   g_test_add_func ("/conv/max-pool2d", test_max_pool2d);
