@@ -20,6 +20,10 @@
   "MODEL.py --module NAME [--weights FILE] --input SPEC [--input SPEC]... " \
   "[--eval] [--print-values] [--profile] [-o FILE]"
 
+#define PROFILE_MIN_RUNS 5
+#define PROFILE_MAX_RUNS 100
+#define PROFILE_MIN_US 500000
+
 static int
 exec_usage_error (const char *message)
 {
@@ -684,7 +688,7 @@ fx_command_exec (int argc, char **argv)
     { "input", 0, 0, G_OPTION_ARG_STRING_ARRAY, &inputs, "An input, in order", "SPEC" },
     { "eval", 0, 0, G_OPTION_ARG_NONE, &eval_mode, "Run in eval mode (module.eval())", NULL },
     { "print-values", 0, 0, G_OPTION_ARG_NONE, &print_values, "Print the outputs' values", NULL },
-    { "profile", 0, 0, G_OPTION_ARG_NONE, &profile, "Print per-node times (after a warm-up run)", NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &profile, "Print per-node times (mean of several runs after a warm-up)", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the output tensors as safetensors", "FILE" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
@@ -698,6 +702,7 @@ fx_command_exec (int argc, char **argv)
   FxValue result = fx_value_none ();
   OutputWalk walk = { 0 };
   gint64 start, elapsed;
+  int runs = 0;
   gboolean ok;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -766,9 +771,19 @@ fx_command_exec (int argc, char **argv)
       fx_value_clear (&result);
       fx_exec_plan_set_profiling (plan, TRUE);
     }
+  /* a profile averages several runs (at least PROFILE_MIN_RUNS, for PROFILE_MIN_US or up
+   * to PROFILE_MAX_RUNS): one run's node times swing with the machine, and the first ones
+   * after the warm-up still meet cold caches */
   start = g_get_monotonic_time ();
-  ok = fx_graph_module_call (gm, argv_values, (int) args->len, NULL, &result, &error);
-  elapsed = g_get_monotonic_time () - start;
+  do
+    {
+      fx_value_clear (&result);
+      ok = fx_graph_module_call (gm, argv_values, (int) args->len, NULL, &result, &error);
+      runs++;
+      elapsed = g_get_monotonic_time () - start;
+    }
+  while (ok && profile && runs < PROFILE_MAX_RUNS
+         && (runs < PROFILE_MIN_RUNS || elapsed < PROFILE_MIN_US));
   for (guint i = 0; i < args->len; i++)
     fx_value_clear (&argv_values[i]);
   g_free (argv_values);
@@ -788,7 +803,8 @@ fx_command_exec (int argc, char **argv)
       g_autofree char *table = plan ? fx_exec_plan_format_profile (plan) : NULL;
       if (table == NULL)
         return fail_with (NULL, g_steal_pointer (&error));
-      printf ("\nforward: %.3f ms\n%s", (double) elapsed / 1000.0, table);
+      printf ("\nforward: %.3f ms, the mean of %d runs after a warm-up (the table adds up all %d)\n%s",
+              (double) elapsed / 1000.0 / runs, runs, runs, table);
       if (table[0] && table[strlen (table) - 1] != '\n')
         putchar ('\n');
     }

@@ -673,6 +673,22 @@ test_exec_errors_and_profile (void)
   g_assert_nonnull (strstr (r.out, "\nforward: "));
   g_assert_nonnull (strstr (r.out, "\nrelu "));
   g_assert_nonnull (strstr (r.out, "\nadd "));
+  {
+    /* several runs are averaged; the table counts every call of all of them */
+    int runs = 0;
+    const char *line = strstr (r.out, "\nforward: ");
+    const char *mean = line ? strstr (line, " ms, the mean of ") : NULL;
+    g_assert_nonnull (mean);
+    runs = atoi (mean + strlen (" ms, the mean of "));
+    g_assert_cmpint (runs, >=, 5);
+    g_assert_cmpint (runs, <=, 100);
+    char op[32], target[32];
+    int calls = 0;
+    g_assert_cmpint (sscanf (strstr (r.out, "\nrelu ") + 1, "relu %31s %31s %d", op, target,
+                             &calls), ==, 3);
+    g_assert_cmpstr (target, ==, "torch.relu");
+    g_assert_cmpint (calls, ==, runs);
+  }
   cli_result_clear (&r);
   remove_dir (dir);
 }
