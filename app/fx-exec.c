@@ -637,45 +637,6 @@ describe_value (OutputWalk *w, const char *name, const FxValue *v, int depth)
 
 /* ------------------------------------------------------------------ the command */
 
-typedef struct {
-  const char *model, *name;
-  FxGraphModule *gm;
-  GError *error;
-} ExecTrace;
-
-static void *
-exec_trace_thread (void *data)
-{
-  ExecTrace *job = data;
-  job->gm = fx_trace_file (job->model, job->name, NULL, NULL, &job->error);
-  return NULL;
-}
-
-/* Tracing runs the model's source, whose recursion may go deep: a thread with a large
- * stack, as `fx run` and `fx trace` use. */
-static FxGraphModule *
-trace_model (const char *model, const char *name, GError **error)
-{
-  ExecTrace job = { model, name, NULL, NULL };
-
-  fx_cli_run_on_big_stack (exec_trace_thread, &job);
-  if (job.gm == NULL)
-    g_propagate_error (error, job.error);
-  return job.gm;
-}
-
-static int
-fail_with (const char *what, GError *error)
-{
-  /* tracebacks of the model's source as python prints them; the rest as fx's messages */
-  if (g_str_has_prefix (error->message, "Traceback") || g_str_has_prefix (error->message, "  File"))
-    fprintf (stderr, "%s\n", error->message);
-  else
-    fprintf (stderr, "fx exec: %s%s%s\n", what ? what : "", what ? ": " : "", error->message);
-  g_error_free (error);
-  return 1;
-}
-
 int
 fx_command_exec (int argc, char **argv)
 {
@@ -735,14 +696,14 @@ fx_command_exec (int argc, char **argv)
     }
   fx_generator_free (shared);
 
-  gm = trace_model (rest[0], module, &error);
+  gm = fx_cli_trace (rest[0], module, NULL, NULL, &error);
   if (gm == NULL)
-    return fail_with (NULL, g_steal_pointer (&error));
+    return fx_cli_fail ("exec", NULL, error);
   if (weights != NULL)
     {
       g_autoptr (FxDict) sd = read_weights (weights, &error);
       if (sd == NULL)
-        return fail_with (weights, g_steal_pointer (&error));
+        return fx_cli_fail ("exec", weights, error);
       if (!load_weights (gm->module, sd, &error))
         {
           fprintf (stderr, "fx exec: %s: RuntimeError: %s\n", weights, error->message);
@@ -766,7 +727,7 @@ fx_command_exec (int argc, char **argv)
           for (guint i = 0; i < args->len; i++)
             fx_value_clear (&argv_values[i]);
           g_free (argv_values);
-          return fail_with (NULL, g_steal_pointer (&error));
+          return fx_cli_fail ("exec", NULL, error);
         }
       fx_value_clear (&result);
       fx_exec_plan_set_profiling (plan, TRUE);
@@ -788,7 +749,7 @@ fx_command_exec (int argc, char **argv)
     fx_value_clear (&argv_values[i]);
   g_free (argv_values);
   if (!ok)
-    return fail_with (NULL, g_steal_pointer (&error));
+    return fx_cli_fail ("exec", NULL, error);
 
   walk.print_values = print_values;
   walk.out = g_string_new (NULL);
@@ -802,7 +763,7 @@ fx_command_exec (int argc, char **argv)
       g_autoptr (FxExecPlan) plan = fx_graph_module_get_plan (gm, &error);
       g_autofree char *table = plan ? fx_exec_plan_format_profile (plan) : NULL;
       if (table == NULL)
-        return fail_with (NULL, g_steal_pointer (&error));
+        return fx_cli_fail ("exec", NULL, error);
       printf ("\nforward: %.3f ms, the mean of %d runs after a warm-up (the table adds up all %d)\n%s",
               (double) elapsed / 1000.0 / runs, runs, runs, table);
       if (table[0] && table[strlen (table) - 1] != '\n')
@@ -813,7 +774,7 @@ fx_command_exec (int argc, char **argv)
       ok = fx_safetensors_save (walk.save, NULL, output, &error);
       fx_dict_unref (walk.save);
       if (!ok)
-        return fail_with (output, g_steal_pointer (&error));
+        return fx_cli_fail ("exec", output, error);
     }
   return 0;
 }

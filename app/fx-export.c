@@ -20,23 +20,8 @@ export_usage_error (const char *message)
   return 2;
 }
 
-typedef struct {
-  const char *model, *name;
-  FxDict *concrete;
-  FxGraphModule *gm;
-  GError *error;
-} ExportTrace;
-
-static void *
-export_trace_thread (void *data)
-{
-  ExportTrace *job = data;
-  job->gm = fx_trace_file (job->model, job->name, job->concrete, NULL, &job->error);
-  return NULL;
-}
-
 /* The graph to export: an .fxg document as saved (by the editor or `fx trace --format fxg`),
- * or the module NAME of a model source traced now (on a large stack, as `fx trace` does). */
+ * or the module NAME of a model source traced now. */
 static FxGraphModule *
 load_graph (const char *path, const char *name, FxDict *concrete, GError **error)
 {
@@ -48,11 +33,7 @@ load_graph (const char *path, const char *name, FxDict *concrete, GError **error
       return gm;
     }
 
-  ExportTrace job = { path, name, concrete, NULL, NULL };
-  fx_cli_run_on_big_stack (export_trace_thread, &job);
-  if (job.gm == NULL)
-    g_propagate_error (error, job.error);
-  return job.gm;
+  return fx_cli_trace (path, name, concrete, NULL, error);
 }
 
 int
@@ -111,23 +92,13 @@ fx_command_export (int argc, char **argv)
 
   gm = load_graph (rest[0], module, fx_dict_len (concrete) > 0 ? concrete : NULL, &error);
   if (gm == NULL)
-    {
-      /* tracebacks of the model's source as python prints them; the rest as fx's messages */
-      if (g_str_has_prefix (error->message, "Traceback") || g_str_has_prefix (error->message, "  File"))
-        fprintf (stderr, "%s\n", error->message);
-      else
-        fprintf (stderr, "fx export: %s\n", error->message);
-      return 1;
-    }
+    return fx_cli_fail ("export", NULL, error);
   if (code)
     {
       printf ("%s\n", gm->code);
       return 0;
     }
   if (!fx_graph_module_to_folder (gm, folder, class_name, &error))
-    {
-      fprintf (stderr, "fx export: %s\n", error->message);
-      return 1;
-    }
+    return fx_cli_fail ("export", NULL, error);
   return 0;
 }

@@ -20,9 +20,7 @@ typedef struct {
   const char *output;
   FxDict *concrete;
   GPtrArray *leaves;        /* class names, NULL-terminated */
-  FxGraphModule *result;
-  GError *error;
-} TraceJob;
+} TraceOptions;
 
 static int
 usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -58,15 +56,6 @@ option_value (int argc, char **argv, int *i, const char *opt, const char **value
     return FALSE;
   *value = *i + 1 < argc ? argv[++*i] : NULL;
   return TRUE;
-}
-
-static void *
-trace_thread (void *data)
-{
-  TraceJob *job = data;
-  job->result = fx_trace_file (job->model, job->name, job->concrete,
-                               (const char *const *) job->leaves->pdata, &job->error);
-  return NULL;
 }
 
 /* The traced graph as text in the chosen format (what print() would show); NULL with
@@ -110,11 +99,12 @@ render (FxGraphModule *gm, const char *format, GError **error)
 int
 fx_command_trace (int argc, char **argv)
 {
-  TraceJob job = { 0 };
+  TraceOptions job = { 0 };
   g_autoptr (FxDict) concrete = fx_dict_new ();
   g_autoptr (GPtrArray) leaves = g_ptr_array_new ();
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (FxGraphModule) result = NULL;
   int status = 0;
 
   job.format = "code";
@@ -186,29 +176,19 @@ fx_command_trace (int argc, char **argv)
   job.leaves = leaves;
   job.concrete = fx_dict_len (concrete) > 0 ? concrete : NULL;
 
-  /* a large stack, as `fx run` has, for deeply nested models */
-  fx_cli_run_on_big_stack (trace_thread, &job);
-
-  if (job.result == NULL)
-    {
-      const char *message = job.error ? job.error->message : "tracing failed";
-      /* tracebacks as python prints them; other failures as fx's own messages */
-      if (g_str_has_prefix (message, "Traceback") || g_str_has_prefix (message, "  File"))
-        fprintf (stderr, "%s\n", message);
-      else
-        fprintf (stderr, "fx trace: %s\n", message);
-      g_clear_error (&job.error);
-      return 1;
-    }
+  result = fx_cli_trace (job.model, job.name, job.concrete,
+                         (const char *const *) job.leaves->pdata, &error);
+  if (result == NULL)
+    return fx_cli_fail ("trace", NULL, error);
 
   if (strcmp (job.format, "fxg") == 0 && job.output != NULL)
     {
-      if (!fx_fxg_save (job.result, NULL, job.output, &error))
+      if (!fx_fxg_save (result, NULL, job.output, &error))
         status = 1;
     }
   else
     {
-      text = render (job.result, job.format, &error);
+      text = render (result, job.format, &error);
       if (text == NULL)
         status = 1;
       else if (job.output != NULL)
@@ -220,7 +200,6 @@ fx_command_trace (int argc, char **argv)
         fputs (text, stdout);
     }
   if (status != 0)
-    fprintf (stderr, "fx trace: %s\n", error->message);
-  fx_graph_module_unref (job.result);
+    fx_cli_fail ("trace", NULL, error);
   return status;
 }

@@ -144,6 +144,50 @@ fx_cli_run_on_big_stack (void *(*func) (void *), void *data)
   pthread_attr_destroy (&attr);
 }
 
+typedef struct {
+  const char *model, *name;
+  FxDict *concrete;
+  const char *const *leaves;
+  FxGraphModule *gm;
+  GError *error;
+} CliTrace;
+
+static void *
+trace_job_run (void *data)
+{
+  CliTrace *job = data;
+  job->gm = fx_trace_file (job->model, job->name, job->concrete, job->leaves, &job->error);
+  return NULL;
+}
+
+FxGraphModule *
+fx_cli_trace (const char *model, const char *name, FxDict *concrete,
+              const char *const *leaves, GError **error)
+{
+  CliTrace job = { model, name, concrete, leaves, NULL, NULL };
+
+  fx_cli_run_on_big_stack (trace_job_run, &job);
+  if (job.gm == NULL)
+    {
+      if (job.error == NULL)
+        g_set_error_literal (&job.error, FX_ERROR, FX_ERROR_FAILED, "tracing failed");
+      g_propagate_error (error, job.error);
+    }
+  return job.gm;
+}
+
+int
+fx_cli_fail (const char *command, const char *what, const GError *error)
+{
+  const char *message = error->message;
+
+  if (g_str_has_prefix (message, "Traceback") || g_str_has_prefix (message, "  File"))
+    fprintf (stderr, "%s\n", message);
+  else
+    fprintf (stderr, "fx %s: %s%s%s\n", command, what ? what : "", what ? ": " : "", message);
+  return 1;
+}
+
 gboolean
 fx_cli_add_concrete (FxDict *concrete, const char *arg, char **message)
 {
