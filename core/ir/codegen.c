@@ -351,7 +351,7 @@ typedef struct {
 } LastUse;
 
 typedef struct {
-  FxPtrSet seen;                  /* nodes whose last use is known */
+  FxPtrMap seen;                  /* nodes whose last use is known (as a set) */
   GArray *pairs;                  /* of LastUse */
   FxNode *user;
 } LastUses;
@@ -362,7 +362,7 @@ register_last_use (FxNode *node, gpointer data)
   LastUses *lu = data;
   LastUse pair = { lu->user, node };
 
-  if (fx_ptr_set_add (&lu->seen, node))
+  if (fx_ptr_map_insert (&lu->seen, node, node))
     g_array_append_val (lu->pairs, pair);
 }
 
@@ -453,7 +453,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
   for (guint i = 0; i < G_N_ELEMENTS (custom_builtins); i++)
     fx_namespace_create_name (cg.names, custom_builtins[i], custom_builtins[i], custom_builtins[i]);
 
-  fx_ptr_set_init (&lu.seen, fx_graph_n_nodes (graph));
+  fx_ptr_map_reserve (&lu.seen, fx_graph_n_nodes (graph));
   lu.pairs = g_array_sized_new (FALSE, FALSE, sizeof (LastUse), fx_graph_n_nodes (graph));
   for (FxNode *node = fx_graph_last (graph); node != NULL; node = fx_node_prev (node))
     {
@@ -650,7 +650,7 @@ python_code (FxGraph *graph, const char *root_module, gboolean verbose,
 
   g_string_free (code, TRUE);
   g_string_free (body, TRUE);
-  fx_ptr_set_clear (&lu.seen);
+  fx_ptr_map_clear (&lu.seen);
   g_array_unref (lu.pairs);
   g_hash_table_unref (cg.wrapped);
   g_ptr_array_unref (cg.wrapped_order);

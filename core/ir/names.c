@@ -16,65 +16,6 @@ typedef struct {
   guint count;
 } NameSet;
 
-/* obj → name, open addressing over pointers: every node of a trace adds one, and codegen
- * asks it about each node once per use (a GHashTable costs two indirect calls a probe). */
-typedef struct {
-  gconstpointer *keys;       /* NULL: empty slot (entries are never removed) */
-  const char **values;
-  guint size;                /* power of two, or 0 */
-  guint count;
-} PtrMap;
-
-#define ptr_hash fx_pointer_hash
-
-static const char *
-ptr_map_lookup (const PtrMap *map, gconstpointer key)
-{
-  if (map->size == 0)
-    return NULL;
-  for (guint mask = map->size - 1, i = ptr_hash (key) & mask;; i = (i + 1) & mask)
-    {
-      if (map->keys[i] == key)
-        return map->values[i];
-      if (map->keys[i] == NULL)
-        return NULL;
-    }
-}
-
-static void ptr_map_insert (PtrMap *map, gconstpointer key, const char *value);
-
-/* Rehashes map into size slots (a power of two, more than twice its entries). */
-static void
-ptr_map_resize (PtrMap *map, guint size)
-{
-  PtrMap grown = { NULL, NULL, size, 0 };
-  grown.keys = g_new0 (gconstpointer, grown.size);
-  grown.values = g_new (const char *, grown.size);
-  for (guint j = 0; j < map->size; j++)
-    if (map->keys[j] != NULL)
-      ptr_map_insert (&grown, map->keys[j], map->values[j]);
-  g_free (map->keys);
-  g_free (map->values);
-  *map = grown;
-}
-
-/* Sets key's value (replacing the one it had). */
-static void
-ptr_map_insert (PtrMap *map, gconstpointer key, const char *value)
-{
-  guint mask, i;
-
-  if (2 * (map->count + 1) > map->size)
-    ptr_map_resize (map, map->size ? map->size * 2 : 64);
-  mask = map->size - 1;
-  for (i = ptr_hash (key) & mask; map->keys[i] != NULL && map->keys[i] != key; i = (i + 1) & mask)
-    ;
-  if (map->keys[i] == NULL)
-    map->count++;
-  map->keys[i] = key;
-  map->values[i] = value;
-}
-
 /* Names are never released one by one: they are stored in blocks that go with the
  * namespace (one allocation for dozens of names instead of one each). */
 typedef struct NameBlock {
@@ -86,7 +27,7 @@ typedef struct NameBlock {
 struct _FxNamespace {
   NameBlock *blocks;         /* the newest first */
   NameSet used;
-  PtrMap obj_to_name;        /* obj → name (borrowed from used) */
+  FxPtrMap obj_to_name;      /* obj → name (borrowed from used) */
   GHashTable *watermark;     /* base (owned) → guint64 w (owned): base_1..base_w are taken */
 };
 
@@ -308,8 +249,7 @@ fx_namespace_reserve (FxNamespace *ns, guint n)
     size *= 2;
   if (size > ns->used.size)
     name_set_resize (&ns->used, size);
-  if (size > ns->obj_to_name.size)
-    ptr_map_resize (&ns->obj_to_name, size);
+  fx_ptr_map_reserve (&ns->obj_to_name, ns->obj_to_name.count + n);
 }
 
 void
@@ -317,8 +257,7 @@ fx_namespace_free (FxNamespace *ns)
 {
   if (ns == NULL)
     return;
-  g_free (ns->obj_to_name.keys);
-  g_free (ns->obj_to_name.values);
+  fx_ptr_map_clear (&ns->obj_to_name);
   name_set_clear (&ns->used);
   while (ns->blocks != NULL)
     {
@@ -409,7 +348,7 @@ take_name_hashed (FxNamespace *ns, const char *name, guint hash, gconstpointer o
   char *stored = store_name (ns, name, strlen (name));
   name_set_add (&ns->used, stored, hash);
   if (obj != NULL)
-    ptr_map_insert (&ns->obj_to_name, obj, stored);
+    fx_ptr_map_insert (&ns->obj_to_name, obj, stored);
   return stored;
 }
 
@@ -428,7 +367,7 @@ fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer 
 {
   if (obj != NULL)
     {
-      const char *existing = ptr_map_lookup (&ns->obj_to_name, obj);
+      const char *existing = fx_ptr_map_lookup (&ns->obj_to_name, obj);
       if (existing != NULL)
         return existing;
     }
@@ -438,7 +377,7 @@ fx_namespace_create_name (FxNamespace *ns, const char *candidate, gconstpointer 
 const char *
 fx_namespace_create_name_of_named (FxNamespace *ns, const char *name, gconstpointer obj)
 {
-  const char *existing = ptr_map_lookup (&ns->obj_to_name, obj);
+  const char *existing = fx_ptr_map_lookup (&ns->obj_to_name, obj);
   guint hash;
 
   if (existing != NULL)
@@ -554,7 +493,7 @@ done:
 const char *
 fx_namespace_lookup (FxNamespace *ns, gconstpointer obj)
 {
-  return ptr_map_lookup (&ns->obj_to_name, obj);
+  return fx_ptr_map_lookup (&ns->obj_to_name, obj);
 }
 
 void
@@ -563,7 +502,7 @@ fx_namespace_associate (FxNamespace *ns, const char *name, gconstpointer obj)
   const char *owned = name_set_lookup (&ns->used, name, name_hash (name));
 
   g_return_if_fail (owned != NULL);
-  ptr_map_insert (&ns->obj_to_name, obj, owned);
+  fx_ptr_map_insert (&ns->obj_to_name, obj, owned);
 }
 
 gboolean

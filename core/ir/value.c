@@ -96,48 +96,72 @@ fx_str_hash (FxStr *s)
 
 /* ------------------------------------------------------------------ sequences */
 
-/* ------------------------------------------------------------------ address sets */
+/* ------------------------------------------------------------------ address maps */
+
+/* Rehashes map into size slots (a power of two, more than twice its entries). */
+static void
+ptr_map_rehash (FxPtrMap *map, gsize size)
+{
+  FxPtrMap grown = { g_new0 (gconstpointer, size), g_new (gconstpointer, size), size, 0 };
+  for (gsize j = 0; j < map->size; j++)
+    if (map->keys[j] != NULL)
+      fx_ptr_map_insert (&grown, map->keys[j], map->values[j]);
+  g_free (map->keys);
+  g_free (map->values);
+  *map = grown;
+}
 
 void
-fx_ptr_set_init (FxPtrSet *set, gsize expected)
+fx_ptr_map_reserve (FxPtrMap *map, gsize n)
 {
-  gsize size = 16;
-  while (size < 2 * expected + 2)
+  gsize size = MAX (map->size, (gsize) 16);
+  while (size < 2 * n + 2)
     size *= 2;
-  set->slots = g_new0 (gconstpointer, size);
-  set->mask = size - 1;
-  set->count = 0;
+  if (size > map->size)
+    ptr_map_rehash (map, size);
+}
+
+gconstpointer
+fx_ptr_map_lookup (const FxPtrMap *map, gconstpointer key)
+{
+  if (map->size == 0)
+    return NULL;
+  for (gsize mask = map->size - 1, i = fx_pointer_hash (key) & mask;; i = (i + 1) & mask)
+    {
+      if (map->keys[i] == key)
+        return map->values[i];
+      if (map->keys[i] == NULL)
+        return NULL;
+    }
 }
 
 gboolean
-fx_ptr_set_add (FxPtrSet *set, gconstpointer p)
+fx_ptr_map_insert (FxPtrMap *map, gconstpointer key, gconstpointer value)
 {
-  gsize i;
+  gsize mask, i;
 
-  if (2 * (set->count + 1) > set->mask + 1)
-    {
-      /* at most half full: rehash into twice the room (no entry of it grows it again) */
-      FxPtrSet grown;
-      fx_ptr_set_init (&grown, set->mask + 1);
-      for (gsize j = 0; j <= set->mask; j++)
-        if (set->slots[j] != NULL)
-          fx_ptr_set_add (&grown, set->slots[j]);
-      g_free (set->slots);
-      *set = grown;
-    }
-  for (i = fx_pointer_hash (p) & set->mask; set->slots[i] != NULL; i = (i + 1) & set->mask)
-    if (set->slots[i] == p)
-      return FALSE;
-  set->slots[i] = p;
-  set->count++;
+  /* at most half full */
+  if (2 * (map->count + 1) > map->size)
+    ptr_map_rehash (map, map->size ? 2 * map->size : 16);
+  mask = map->size - 1;
+  for (i = fx_pointer_hash (key) & mask; map->keys[i] != NULL; i = (i + 1) & mask)
+    if (map->keys[i] == key)
+      {
+        map->values[i] = value;
+        return FALSE;
+      }
+  map->keys[i] = key;
+  map->values[i] = value;
+  map->count++;
   return TRUE;
 }
 
 void
-fx_ptr_set_clear (FxPtrSet *set)
+fx_ptr_map_clear (FxPtrMap *map)
 {
-  g_clear_pointer (&set->slots, g_free);
-  set->mask = set->count = 0;
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->values, g_free);
+  map->size = map->count = 0;
 }
 
 /* ------------------------------------------------------------------ small blocks */

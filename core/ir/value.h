@@ -30,18 +30,23 @@ fx_pointer_hash (gconstpointer p)
   return (guint) x;
 }
 
-/* A set of addresses by open addressing, entries never removed: cheaper than a GHashTable
- * where every node of a graph adds one (codegen's last uses, GraphModule's copied targets). */
+/* Address → pointer by open addressing, entries never removed: cheaper than a GHashTable
+ * where every node of a graph adds one (a namespace's obj → name, codegen's last uses,
+ * GraphModule's copied targets). A zeroed FxPtrMap is empty. */
 typedef struct {
-  gconstpointer *slots;          /* NULL: empty */
-  gsize mask, count;
-} FxPtrSet;
+  gconstpointer *keys;           /* NULL: empty slot */
+  gconstpointer *values;
+  gsize size, count;             /* size: a power of two, or 0 */
+} FxPtrMap;
 
-/* Sized for about expected entries (it grows past them). */
-void     fx_ptr_set_init  (FxPtrSet *set, gsize expected);
-/* Adds p (not NULL); FALSE when it was there already. */
-gboolean fx_ptr_set_add   (FxPtrSet *set, gconstpointer p);
-void     fx_ptr_set_clear (FxPtrSet *set);
+/* Makes room for n entries in all, so that inserting up to them does not rehash. */
+void          fx_ptr_map_reserve (FxPtrMap *map, gsize n);
+/* key's value, or NULL when key is not in map. */
+gconstpointer fx_ptr_map_lookup  (const FxPtrMap *map, gconstpointer key);
+/* Sets key's value (key not NULL); FALSE when key was there already (its value replaced):
+ * used as a set, TRUE says key is new. */
+gboolean      fx_ptr_map_insert  (FxPtrMap *map, gconstpointer key, gconstpointer value);
+void          fx_ptr_map_clear   (FxPtrMap *map);
 
 typedef struct _FxNode FxNode;    /* ir/graph.h */
 typedef struct _FxOp FxOp;        /* ops/op.h */

@@ -714,18 +714,18 @@ gm_init (FX_ARGS)
       g_autoptr (GHashTable) walked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                              walked_pair_free);
       CopyCtx cx = { .st = st };
-      FxPtrSet copied;
+      FxPtrMap copied = { 0 };
       gboolean ok = TRUE;
       /* A module called n times is n call_module nodes sharing one target string (the
        * tracer's path for it): copying it again would put the same object at the same
        * path, which changes nothing (not even the children's order), so it is done once.
        * Equal targets in distinct strings are copied again, as 1.13 does. */
-      fx_ptr_set_init (&copied, fx_graph_n_nodes (graph));
+      fx_ptr_map_reserve (&copied, fx_graph_n_nodes (graph));
       for (FxNode *n = fx_graph_first (graph); ok && n != NULL; n = fx_node_next (n))
         if ((n->op == FX_OP_GET_ATTR || n->op == FX_OP_CALL_MODULE)
-            && fx_ptr_set_add (&copied, n->target.s))
+            && fx_ptr_map_insert (&copied, n->target.s, n->target.s))
           ok = copy_attr (S, &cx, a[0], &args[0], n->target.s->data, walked);
-      fx_ptr_set_clear (&copied);
+      fx_ptr_map_clear (&copied);
       if (cx.atoms != NULL)
         g_hash_table_unref (cx.atoms);
       if (!ok)
