@@ -906,6 +906,34 @@ pool_worker (gpointer data)
   return NULL;
 }
 
+guint64
+fx_parallel_call_id (void)
+{
+  static atomic_uint_fast64_t last;
+  return atomic_fetch_add (&last, 1) + 1;
+}
+
+typedef struct {
+  guint64 call;
+  int64_t what;
+} ScratchTag;
+
+gboolean
+fx_scratch_holds (GPrivate *tag, guint64 call, int64_t what)
+{
+  ScratchTag *t = g_private_get (tag);
+  if (t == NULL)
+    {
+      t = g_new0 (ScratchTag, 1);
+      g_private_set (tag, t);
+    }
+  if (t->call == call && t->what == what)
+    return TRUE;
+  t->call = call;
+  t->what = what;
+  return FALSE;
+}
+
 void
 fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
 {

@@ -72,6 +72,15 @@ typedef void (*FxParallelFunc) (int64_t begin, int64_t end, gpointer data);
 void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParallelFunc fn,
                                          gpointer data);
 
+/* Memos of what a thread's scratch buffer holds, for parallel tasks that make an input once
+ * per thread and reuse it for the thread's next task on the same part (im2col columns,
+ * Winograd's transformed input). fx_parallel_call_id: a number for one call, never 0 or
+ * repeated. fx_scratch_holds: whether the calling thread's memo `tag` (a GPrivate of the
+ * caller's, G_PRIVATE_INIT (g_free)) says its scratch holds part `what` of call `call`; if
+ * not, it records that it does — the caller makes it now. */
+guint64      fx_parallel_call_id        (void);
+gboolean     fx_scratch_holds           (GPrivate *tag, guint64 call, int64_t what);
+
 /* Between these two calls BLAS runs single-threaded: for fx_parallel_for loops whose chunks
  * each call BLAS on their own thread. They nest and count; threads come back at the last
  * leave. */

@@ -7,7 +7,6 @@
  * convolutions run as 2-d ones of height 1, as in ATen. */
 #include "tensor/conv.h"
 
-#include <stdatomic.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -528,11 +527,6 @@ static GPrivate cols_scratch_size = G_PRIVATE_INIT (NULL);
  * that takes another slice of the same image and tile (the other thread late, or busy with
  * another process; or the product too small to split) reuses the columns it gathered for
  * the first instead of gathering them again. */
-static atomic_uint_fast64_t gemm_call_counter;
-typedef struct {
-  guint64 call;
-  int64_t tile;    /* (image · groups + group) · tiles + tile */
-} ColsMade;
 static GPrivate cols_made_key = G_PRIVATE_INIT (g_free);
 
 static void *
@@ -597,27 +591,13 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
       else
         {
           void *buf = scratch_buffer (es * j->k * width);
-          ColsMade *made = NULL;
-          if (j->call != 0)
-            {
-              made = g_private_get (&cols_made_key);
-              if (made == NULL)
-                {
-                  made = g_new0 (ColsMade, 1);
-                  g_private_set (&cols_made_key, made);
-                }
-            }
-          if (made == NULL || made->call != j->call || made->tile != t / j->n_mchunks)
+          /* the tile: (image · groups + group) · tiles + tile */
+          if (j->call == 0 || !fx_scratch_holds (&cols_made_key, j->call, t / j->n_mchunks))
             {
               if (j->dt == FX_DTYPE_FLOAT32)
                 im2col_f32 (g, (const float *) inp, buf, 0, j->cg, j0, j1);
               else
                 im2col_f64 (g, (const double *) inp, buf, 0, j->cg, j0, j1);
-              if (made != NULL)
-                {
-                  made->call = j->call;
-                  made->tile = t / j->n_mchunks;
-                }
             }
           colp = buf;
           ldb = width;
@@ -727,7 +707,7 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
     }
   tasks *= j.n_mchunks;
   if (j.n_mchunks > 1)
-    j.call = atomic_fetch_add (&gemm_call_counter, 1) + 1;
+    j.call = fx_parallel_call_id ();
   double flops_per_task = 2.0 * k * j.tile * MIN (j.mchunk, og);
   void *shared = NULL;
   if (tasks > 1 && threads > 1 && flops_per_task > 2e6)

@@ -611,13 +611,7 @@ block_task (int64_t begin, int64_t end, gpointer data)
  * by point) had each stage wait for megabytes written in the other core's cache, and
  * measured barely faster than one thread. The price is the input transform made by every
  * thread; with one block (batch 1) the threads share it instead (shared_input_task below). */
-static atomic_uint_fast64_t call_counter;
-static GPrivate made_key = G_PRIVATE_INIT (g_free);
-
-typedef struct {
-  guint64 call;
-  int64_t blk;
-} MadeV;
+static GPrivate made_key = G_PRIVATE_INIT (g_free);   /* which block's V a thread has */
 
 static void
 slice_task (int64_t begin, int64_t end, gpointer data)
@@ -625,22 +619,12 @@ slice_task (int64_t begin, int64_t end, gpointer data)
   WinoJob *j = data;
   int64_t O = j->s->o;
   float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
-  MadeV *made = g_private_get (&made_key);
-  if (made == NULL)
-    {
-      made = g_new0 (MadeV, 1);
-      g_private_set (&made_key, made);
-    }
   for (int64_t i = begin; i < end; i++)
     {
       int64_t blk = i / j->n_slices, o0 = (i % j->n_slices) * j->slice;
       int64_t o1 = MIN (O, o0 + j->slice);
-      if (made->call != j->call || made->blk != blk)
-        {
-          kernels ()->input (j, blk, 0, j->s->c, V, row_scratch (j));
-          made->call = j->call;
-          made->blk = blk;
-        }
+      if (!fx_scratch_holds (&made_key, j->call, blk))
+        kernels ()->input (j, blk, 0, j->s->c, V, row_scratch (j));
       products_and_output (j, blk, o0, o1, V);
     }
 }
@@ -926,7 +910,7 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
     fx_parallel_for (blocks, 1, block_task, &j);
   else
     {
-      j.call = atomic_fetch_add (&call_counter, 1) + 1;
+      j.call = fx_parallel_call_id ();
       j.slice = (s->o + threads - 1) / threads;
       j.n_slices = (s->o + j.slice - 1) / j.slice;
       if (blocks == 1)
