@@ -527,10 +527,14 @@ static gboolean
 run_fused (RunState *st, const Instr *in, FxValue *result)
 {
   gboolean owned;
-  FxValue input;
+  FxValue input, residual;
   GError *local = NULL;
   arg_get (st, &in->args[0], &input, &owned);   /* a slot or a constant: borrowed */
-  FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, result, &local);
+  const PlanArg *res_arg = fx_run_fuse_residual_arg (st->plan, in);
+  if (res_arg != NULL)
+    arg_get (st, res_arg, &residual, &owned);   /* a slot: borrowed */
+  FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, res_arg ? &residual : NULL, result,
+                                      &local);
   g_clear_error (&local);
   return fr == FX_FUSE_DONE;
 }

@@ -1,6 +1,7 @@
-/* fuse.c: Conv2d → BatchNorm2d (→ ReLU) chains of a plan run as one step through
- * fx_tensor_conv2d_fused(), which applies the eval-mode BatchNorm and the ReLU to each conv
- * output tile while it is in cache — bit for bit what the three nodes give one by one. */
+/* fuse.c: Conv2d → BatchNorm2d (→ add) (→ ReLU) chains of a plan run as one step through
+ * fx_tensor_conv2d_fused(), which applies the eval-mode BatchNorm, a residual add (ResNet's
+ * blocks) and the ReLU to each conv output tile while it is in cache — bit for bit what the
+ * nodes give one by one. */
 #include "run/run-private.h"
 #include "ops/layers.h"
 #include "tensor/conv.h"
@@ -71,11 +72,38 @@ is_relu_of (ExecPlan *plan, const Instr *in, int from)
          && reads_only (in, from);
 }
 
+/* An add of slot `from` and another slot (the residual), without alpha, that does not write
+ * into the residual: operator.add / iadd, torch.add, x.add(y), x.add_(y). Returns the
+ * position (0 or 1) of the residual among its arguments, or -1. */
+static int
+residual_add_of (const Instr *in, int from)
+{
+  if ((in->op != FX_OP_CALL_FUNCTION && in->op != FX_OP_CALL_METHOD) || in->fop == NULL
+      || in->n_args != 2 || in->n_kwargs != 0 || in->args[0].kind != PLAN_ARG_SLOT
+      || in->args[1].kind != PLAN_ARG_SLOT)
+    return -1;
+  const char *q = in->fop->qualified_name;
+  gboolean in_place = strcmp (q, "operator.iadd") == 0 || strcmp (q, "Tensor.add_") == 0;
+  if (!in_place && strcmp (q, "operator.add") != 0 && strcmp (q, "torch.add") != 0
+      && strcmp (q, "Tensor.add") != 0)
+    return -1;
+  /* in place into the chain's own value is fine (nothing else reads it); into the residual,
+   * the residual's other readers would see the change */
+  if (in->args[0].slot == from && in->args[1].slot != from)
+    return 1;
+  if (!in_place && in->args[1].slot == from && in->args[0].slot != from)
+    return 0;
+  return -1;
+}
+
 void
 fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
 {
   for (int i = 0; i < plan->n_instrs; i++)
-    plan->instrs[i].fused_head = -1;
+    {
+      plan->instrs[i].fused_head = -1;
+      plan->instrs[i].fuse_residual = FALSE;
+    }
   /* Only consecutive instructions: the chain then runs where its first node stood, and
    * nothing between its nodes can observe (or free) the values it skips. */
   for (int i = 0; i + 1 < plan->n_instrs; i++)
@@ -86,10 +114,17 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
           || !is_layer (module_now (plan, conv), "Conv2d")
           || !is_layer (module_now (plan, bn), "BatchNorm2d"))
         continue;
-      int len = 2;
+      int len = 2, last = i + 1;
       if (i + 2 < plan->n_instrs && n_uses[i + 1] == 1
-          && is_relu_of (plan, &plan->instrs[i + 2], i + 1))
-        len = 3;
+          && residual_add_of (&plan->instrs[i + 2], i + 1) >= 0)
+        {
+          conv->fuse_residual = TRUE;
+          last = i + 2;
+          len = 3;
+        }
+      if (last + 1 < plan->n_instrs && n_uses[last] == 1
+          && is_relu_of (plan, &plan->instrs[last + 1], last))
+        len++;
       conv->fuse_len = len;
       for (int k = i + 1; k < i + len; k++)
         plan->instrs[k].fused_head = i;
@@ -172,14 +207,63 @@ conv_params_of (const FxModule *m, FxConvParams *p)
          && int_pair (attr (m, "dilation"), p->dilation, &p->n_dilation, 2);
 }
 
+const PlanArg *
+fx_run_fuse_residual_arg (const ExecPlan *plan, const Instr *head)
+{
+  if (!head->fuse_residual)
+    return NULL;
+  const Instr *add = head + 2;
+  int bn_slot = (int) (head - plan->instrs) + 1;
+  return &add->args[residual_add_of (add, bn_slot)];
+}
+
+/* The output shape conv2d gives for a batched input (the checks come later, in conv2d). */
+static void
+conv_out_shape (const FxTensor *input, const FxTensor *weight, const FxConvParams *p,
+                int64_t out[4])
+{
+  out[0] = input->shape[0];
+  out[1] = weight->shape[0];
+  for (int d = 0; d < 2; d++)
+    {
+      int64_t size = input->shape[2 + d], k = weight->shape[2 + d];
+      if (p->padding_mode != NULL && strcmp (p->padding_mode, "same") == 0)
+        out[2 + d] = size;
+      else
+        {
+          int64_t pad = p->padding_mode != NULL ? 0 : p->padding[d];
+          int64_t span = p->dilation[d] * (k - 1) + 1;
+          out[2 + d] = p->stride[d] > 0 ? (size + 2 * pad - span) / p->stride[d] + 1 : -1;
+        }
+    }
+}
+
+/* A residual the epilogue can add as it is: float32, contiguous, exactly the output's shape
+ * (anything else — broadcasting, promotion — is left to the add node). */
+static gboolean
+residual_fits (const FxValue *residual, const FxTensor *input, const FxTensor *weight,
+               const FxConvParams *p)
+{
+  int64_t shape[4];
+  if (residual == NULL || residual->kind != FX_VALUE_TENSOR)
+    return FALSE;
+  const FxTensor *r = residual->tensor;
+  if (r->dtype != FX_DTYPE_FLOAT32 || r->ndim != 4 || !fx_tensor_is_contiguous ((FxTensor *) r))
+    return FALSE;
+  conv_out_shape (input, weight, p, shape);
+  return memcmp (r->shape, shape, sizeof shape) == 0;
+}
+
 FxFuseResult
-fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input, FxValue *result,
-                  GError **error)
+fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
+                  const FxValue *residual, FxValue *result, GError **error)
 {
   /* Modules are looked up at each run like unfused call_module nodes; a replaced module,
    * a training-mode BatchNorm or anything unusual falls back to running the nodes one by
    * one, which also gives their own errors. */
-  const Instr *bn_in = head + 1, *relu_in = head->fuse_len > 2 ? head + 2 : NULL;
+  int n_before_relu = head->fuse_residual ? 3 : 2;
+  const Instr *bn_in = head + 1;
+  const Instr *relu_in = head->fuse_len > n_before_relu ? head + n_before_relu : NULL;
   FxModule *conv = fx_module_get_submodule (plan->root, head->path, NULL);
   FxModule *bn = fx_module_get_submodule (plan->root, bn_in->path, NULL);
   FxConvParams p;
@@ -204,11 +288,16 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input, FxVal
       || (eps->kind != FX_VALUE_FLOAT && eps->kind != FX_VALUE_INT))
     return FX_FUSE_FALLBACK;
 
+  if (head->fuse_residual && !residual_fits (residual, input->tensor, weight, &p))
+    return FX_FUSE_FALLBACK;
+
   /* Per run, from the tensors the modules hold now (C channels: cheap), so a script that
    * replaced or edited running_mean between runs is seen. */
   double e = eps->kind == FX_VALUE_FLOAT ? eps->f : (double) eps->i;
   g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, e, C);
-  FxConvEpilogue ep = { coeffs, relu_in != NULL };
+  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL };
+  if (head->fuse_residual)
+    ep.residual = fx_tensor_data (residual->tensor);
   FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
   if (out == NULL)
     return FX_FUSE_ERROR;

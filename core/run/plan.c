@@ -513,7 +513,7 @@ fx_exec_plan_format_profile (FxExecPlan *plan)
   g_string_append_printf (out, "total %.3f ms over %d nodes\n", (double) total / 1e6,
                           p->n_instrs);
   if (p->n_fused > 0 && p->fusion)
-    g_string_append_printf (out, "%d conv→batchnorm(→relu) chain%s ran as one step: its time "
+    g_string_append_printf (out, "%d conv→batchnorm(→add)(→relu) chain%s ran as one step: its time "
                             "and calls are on the conv node\n", p->n_fused,
                             p->n_fused == 1 ? "" : "s");
   return g_string_free (out, FALSE);

@@ -45,10 +45,11 @@ typedef struct {
   /* slots whose last reader this instruction is */
   int *frees;
   int n_frees;
-  /* Conv2d → BatchNorm2d (→ ReLU) fusion (fuse.c): on the conv instruction, the length of
+  /* Conv2d → BatchNorm2d (→ add) (→ ReLU) fusion (fuse.c): on the conv instruction, the length of
    * the chain it heads (0: none); on the others, the head's index (-1: not in a chain). */
   int fuse_len;
   int fused_head;
+  gboolean fuse_residual;   /* on the head: the chain's third node adds a residual */
   /* profile */
   guint64 calls;
   gint64 time_ns;
@@ -92,8 +93,11 @@ typedef enum {
   FX_FUSE_ERROR,
 } FxFuseResult;
 
-/* Runs the chain headed by head on the conv's input. */
+/* The add's argument that the chain headed by head adds as its residual, or NULL. */
+const PlanArg *fx_run_fuse_residual_arg (const ExecPlan *plan, const Instr *head);
+/* Runs the chain headed by head on the conv's input (and the residual's value, when the
+ * chain has one). */
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
-                               FxValue *result, GError **error);
+                               const FxValue *residual, FxValue *result, GError **error);
 
 G_END_DECLS

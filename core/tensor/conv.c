@@ -497,18 +497,33 @@ typedef struct {
   guint64 call;               /* slices of channels: this call's number (cols_made) */
 } GemmConvJob;
 
-/* out = out * scale + shift per output channel, then relu: rows [0, m) of `width` values,
- * `ld` apart, of output channels o0... (float32). The same float operations as
- * batch_norm's and relu's own kernels, so the fused result is theirs bit for bit. */
+/* out = out * scale + shift per output channel, + res (the residual at out's place, or NULL),
+ * then relu: rows [0, m) of `width` values, `ld` apart, of output channels o0... (float32).
+ * The same float operations as batch_norm's, add's and relu's own kernels, so the fused
+ * result is theirs bit for bit. */
 static void
-epilogue_rows (const FxConvEpilogue *ep, float *out, int64_t o0, int64_t m, int64_t width,
-               int64_t ld)
+epilogue_rows (const FxConvEpilogue *ep, float *out, const float *res, int64_t o0, int64_t m,
+               int64_t width, int64_t ld)
 {
   for (int64_t r = 0; r < m; r++)
     {
       float *row = out + r * ld, a = ep->scale_shift[2 * (o0 + r)];
       float b = ep->scale_shift[2 * (o0 + r) + 1];
-      if (ep->relu)
+      const float *res_row = res ? res + r * ld : NULL;
+      if (res_row && ep->relu)
+        for (int64_t x = 0; x < width; x++)
+          {
+            float v = row[x] * a + b;
+            v = v + res_row[x];
+            row[x] = v < 0 ? 0.f : v;
+          }
+      else if (res_row)
+        for (int64_t x = 0; x < width; x++)
+          {
+            float v = row[x] * a + b;
+            row[x] = v + res_row[x];
+          }
+      else if (ep->relu)
         for (int64_t x = 0; x < width; x++)
           {
             float v = row[x] * a + b;
@@ -518,6 +533,13 @@ epilogue_rows (const FxConvEpilogue *ep, float *out, int64_t o0, int64_t m, int6
         for (int64_t x = 0; x < width; x++)
           row[x] = row[x] * a + b;
     }
+}
+
+/* The residual at the place of out, an element of the output that starts at out_base. */
+static const float *
+residual_at (const FxConvEpilogue *ep, const void *out_base, const void *out)
+{
+  return ep->residual ? ep->residual + ((const float *) out - (const float *) out_base) : NULL;
 }
 
 static GPrivate cols_scratch = G_PRIVATE_INIT (g_free);
@@ -640,7 +662,8 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
                       (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, j->ncols);
         }
       if (j->ep)
-        epilogue_rows (j->ep, (float *) outp, gi * j->og + m0, m1 - m0, width, j->ncols);
+        epilogue_rows (j->ep, (float *) outp, residual_at (j->ep, j->out, outp), gi * j->og + m0,
+                       m1 - m0, width, j->ncols);
     }
 }
 
@@ -658,7 +681,9 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
       fx_parallel_for (g->n * g->o, MAX (1, 16384 / MAX (ncols * g->kh * g->kw, 1)),
                        depthwise_job, &j);
       for (int64_t n = 0; ep && n < g->n; n++)
-        epilogue_rows (ep, (float *) out + n * g->o * ncols, 0, g->o, ncols, ncols);
+        epilogue_rows (ep, (float *) out + n * g->o * ncols,
+                       residual_at (ep, out, (float *) out + n * g->o * ncols), 0, g->o, ncols,
+                       ncols);
       return;
     }
 
@@ -1227,8 +1252,10 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
           int nd = out->ndim;
           int64_t plane = out->shape[nd - 2] * out->shape[nd - 1], ch = out->shape[nd - 3];
           for (int64_t n = 0; n < (nd == 4 ? out->shape[0] : 1); n++)
-            epilogue_rows (ep, (float *) fx_tensor_data (out) + n * ch * plane, 0, ch, plane,
-                           plane);
+            {
+              float *base = fx_tensor_data (out), *at = base + n * ch * plane;
+              epilogue_rows (ep, at, residual_at (ep, base, at), 0, ch, plane, plane);
+            }
         }
       else if (out != NULL && ep != NULL)
         {

@@ -33,11 +33,13 @@ FxTensor *fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
                             const FxConvParams *params, GError **error);
 /* What conv2d_fused does to each output element of channel o after the convolution:
  * v * scale_shift[2o] + scale_shift[2o + 1] (an eval-mode BatchNorm, coefficients from
- * fx_batch_norm_eval_coeffs()), then max(v, 0) when relu — in float32, the same operations as
- * batch_norm's and relu's own kernels, so the result equals conv2d → batch_norm → relu bit
- * for bit, without two more passes over the output. */
+ * fx_batch_norm_eval_coeffs()), then + the residual's element at the same place when there
+ * is one, then max(v, 0) when relu — in float32, the same operations as batch_norm's, add's
+ * and relu's own kernels, so the result equals conv2d → batch_norm (→ add) (→ relu) bit for
+ * bit, without more passes over the output. */
 typedef struct {
   const float *scale_shift;   /* 2 × output channels */
+  const float *residual;      /* NULL, or contiguous float32 of the output's shape */
   gboolean relu;
 } FxConvEpilogue;
 

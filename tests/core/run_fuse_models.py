@@ -1,4 +1,4 @@
-# run_fuse_models.py: models with Conv2d -> BatchNorm2d (-> ReLU) chains for test-run.c's fusion
+# run_fuse_models.py: models with Conv2d -> BatchNorm2d (-> add) (-> ReLU) chains for test-run.c's fusion
 # tests: each is traced with fx_trace_file() and run by the plan (fused) and by the script.
 import torch
 import torch.nn as nn
@@ -67,8 +67,35 @@ class Train(SecondUser):
         return F.relu(self.bn(self.conv(x)))
 
 
+class Residuals(nn.Module):
+    """Each spelling of a residual add after a conv -> bn pair (with and without a ReLU after
+    it); then adds that must not ride along: in place into the residual, a broadcast
+    residual (found when compiling, run node by node) and a constant."""
+
+    def __init__(self):
+        super().__init__()
+        for i in range(1, 10):
+            setattr(self, f"conv{i}", nn.Conv2d(8, 8, 3, padding=1, bias=(i % 2 == 0)))
+            setattr(self, f"bn{i}", nn.BatchNorm2d(8))
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)) + x)
+        x = torch.relu(x + self.bn2(self.conv2(x)))
+        x = torch.add(self.bn3(self.conv3(x)), x).relu_()
+        y = self.bn4(self.conv4(x))
+        y += x
+        x = y
+        x = self.bn5(self.conv5(x)).add(x)
+        x = self.bn6(self.conv6(x)).add_(x).relu()
+        x = x.add_(self.bn7(self.conv7(x)))
+        r = x.mean((2, 3), keepdim=True)
+        x = self.bn8(self.conv8(x)) + r
+        return self.bn9(self.conv9(x)) + 1.0
+
+
 torch.manual_seed(2)
 spellings = randomize_bn(Spellings()).eval()
 second_user = randomize_bn(SecondUser()).eval()
 train = randomize_bn(Train()).train()
+residuals = randomize_bn(Residuals()).eval()
 resnet18 = randomize_bn(torchvision.models.resnet18()).eval()

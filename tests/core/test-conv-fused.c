@@ -1,12 +1,13 @@
-/* test-conv-fused.c: fx_tensor_conv2d_fused (conv2d with an eval-mode BatchNorm and ReLU folded
- * into its output tiles) against conv2d → batch_norm → relu run one after the other: equal bit
- * for bit on every conv path (im2col, "same" stride-1 copy, 1×1 direct, depthwise, fallback). */
+/* test-conv-fused.c: fx_tensor_conv2d_fused (conv2d with an eval-mode BatchNorm, a residual add
+ * and ReLU folded into its output tiles) against conv2d → batch_norm (→ add) → relu run one
+ * after the other: equal bit for bit on every conv path (im2col, Winograd F(2x2)/F(4x4), 1×1
+ * direct, depthwise, fallback). */
 #include <fx.h>
 #include <string.h>
 
 typedef struct {
   int64_t n, c, o, hw, k, stride, pad, groups;
-  gboolean bias, relu, unbatched;
+  gboolean bias, relu, unbatched, residual;
 } Case;
 
 static FxTensor *
@@ -47,11 +48,18 @@ check_case (const Case *tc, FxGenerator *gen)
   g_autoptr (FxTensor) bn = fx_batch_norm (conv4, mean, var, gamma, beta, FALSE, 0.1, 1e-5,
                                            &error);
   g_assert_no_error (error);
-  g_autoptr (FxTensor) want = tc->relu ? fx_tensor_relu (bn, &error) : fx_tensor_ref (bn);
+  /* the residual: another tensor of the output's shape, added before the relu */
+  g_autoptr (FxTensor) res = tc->residual ? randn (gen, conv->ndim, conv->shape) : NULL;
+  g_autoptr (FxTensor) res4 = res && tc->unbatched ? fx_tensor_unsqueeze (res, 0, &error)
+                                                   : (res ? fx_tensor_ref (res) : NULL);
+  g_autoptr (FxTensor) sum = res4 ? fx_tensor_add (bn, res4, &error) : fx_tensor_ref (bn);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) want = tc->relu ? fx_tensor_relu (sum, &error) : fx_tensor_ref (sum);
   g_assert_no_error (error);
 
   g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, 1e-5, tc->o);
-  FxConvEpilogue ep = { coeffs, tc->relu };
+  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = tc->relu,
+                        .residual = res ? fx_tensor_data (res) : NULL };
   g_autoptr (FxTensor) got = fx_tensor_conv2d_fused (x, w, b, &p, &ep, &error);
   g_assert_no_error (error);
 
@@ -70,6 +78,15 @@ static const Case cases[] = {
   { 1, 512, 512, 7, 3, 1, 1, 1, FALSE, TRUE, FALSE },   /* few positions: channel split */
   { 1, 32, 32, 20, 3, 1, 1, 32, TRUE, TRUE, FALSE },    /* depthwise */
   { 1, 8, 12, 9, 3, 1, 1, 1, TRUE, TRUE, TRUE },        /* unbatched: the separate pass */
+  /* with a residual, as ResNet's blocks end */
+  { 1, 64, 64, 56, 3, 1, 1, 1, FALSE, TRUE, FALSE, TRUE },   /* Winograd F(4x4) */
+  { 1, 256, 256, 14, 3, 1, 1, 1, FALSE, TRUE, FALSE, TRUE }, /* Winograd F(2x2) */
+  { 2, 16, 32, 15, 3, 1, 1, 1, TRUE, FALSE, FALSE, TRUE },   /* batch 2, bias, no relu */
+  { 1, 64, 256, 28, 1, 1, 0, 1, FALSE, TRUE, FALSE, TRUE },  /* 1×1 direct */
+  { 1, 64, 128, 28, 1, 2, 0, 1, FALSE, TRUE, FALSE, TRUE },  /* strided 1×1 downsample */
+  { 1, 512, 512, 7, 3, 1, 1, 1, FALSE, TRUE, FALSE, TRUE },  /* channel split */
+  { 1, 32, 32, 20, 3, 1, 1, 32, TRUE, TRUE, FALSE, TRUE },   /* depthwise */
+  { 1, 8, 12, 9, 3, 1, 1, 1, TRUE, TRUE, TRUE, TRUE },       /* unbatched: the separate pass */
 };
 
 static void

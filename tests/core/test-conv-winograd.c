@@ -74,7 +74,7 @@ check_case (const Case *tc, FxGenerator *gen)
       ss[2 * o] = (float) g_random_double_range (-2, 2);
       ss[2 * o + 1] = (float) g_random_double_range (-1, 1);
     }
-  FxConvEpilogue ep = { ss, tc->relu };
+  FxConvEpilogue ep = { .scale_shift = ss, .relu = tc->relu };
   const FxConvEpilogue *epp = tc->epilogue ? &ep : NULL;
   FxConvParams p;
   fx_conv_params_init (&p);

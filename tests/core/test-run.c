@@ -85,6 +85,9 @@ run_reference (void)
     "with torch.no_grad():\n"
     "    runtest.keep('spellings', f.spellings(xf))\n"
     "    runtest.keep('second_user', f.second_user(xf))\n"
+    "    x8 = torch.randn(2, 8, 10, 10)\n"
+    "    runtest.keep('x8', x8)\n"
+    "    runtest.keep('residuals', f.residuals(x8))\n"
     "    runtest.keep('train', f.train(xf))\n"
     "    runtest.keep('resnet18', f.resnet18(xr))\n",
     "'" TEST_SRCDIR "'");
@@ -477,9 +480,10 @@ test_profile (void)
   for (guint i = 0; i < fx_exec_plan_n_nodes (plan); i++)
     {
       g_assert_true (fx_exec_plan_get_node_profile (plan, i, &p));
-      /* conv1 → bn1 → relu and conv2 → bn2 run fused: bn1, relu and bn2 never run alone */
-      gboolean fused = g_str_equal (p.name, "bn1") || g_str_equal (p.name, "relu")
-                       || g_str_equal (p.name, "bn2");
+      /* conv1 → bn1 → relu and conv2 → bn2 → add → relu_1 run fused: only x, the convs and
+       * the output run as themselves */
+      gboolean fused = !g_str_equal (p.name, "x") && !g_str_equal (p.name, "conv1")
+                       && !g_str_equal (p.name, "conv2") && !g_str_equal (p.name, "output");
       g_assert_cmpuint (p.calls, ==, fused ? 0 : 3);
       g_assert_true (fused == (p.fused_into != NULL));
       total += p.total_us;
@@ -493,6 +497,7 @@ test_profile (void)
   g_autofree char *table = fx_exec_plan_format_profile (plan);
   g_assert_nonnull (strstr (table, "operator.add"));
   g_assert_nonnull (strstr (table, "total "));
+  g_assert_nonnull (strstr (table, "2 conv→batchnorm(→add)(→relu) chains ran as one step"));
 }
 
 /* ---- Conv2d → BatchNorm2d (→ ReLU) fusion ---- */
@@ -564,7 +569,7 @@ test_fuse_spellings (void)
   for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
     g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
   g_assert_cmpuint (node_calls (plan, "conv1"), ==, 1);
-  g_assert_cmpuint (node_calls (plan, "add"), ==, 1);
+  g_assert_cmpuint (node_calls (plan, "add"), ==, 0);   /* bn4 + x: the residual */
   /* padding_mode='reflect': found when compiling, run node by node */
   g_assert_cmpuint (node_calls (plan, "bn5"), ==, 1);
   g_assert_cmpuint (node_calls (plan, "relu_3"), ==, 1);
@@ -624,6 +629,25 @@ test_fuse_state_changes (void)
   assert_same_bits (&again, &again_plain);
 }
 
+/* Residual adds: every spelling that rides along in the epilogue, and the adds that must
+ * not (in place into the residual, a broadcast residual, a constant). */
+static void
+test_fuse_residuals (void)
+{
+  g_autoptr (FxGraphModule) gm = NULL;
+  g_autoptr (FxExecPlan) plan = check_fused_model ("residuals", "x8", 9, &gm);
+  const char *fused[] = { "add", "relu", "add_1", "relu_1", "add_2", "relu_", "add_3", "add_4",
+                          "add_", "relu_2", "bn7", "bn9" };
+  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
+    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  /* relu_2.add_(bn7) writes into the residual: bn7 fused, the add runs itself */
+  g_assert_cmpuint (node_calls (plan, "add__1"), ==, 1);
+  /* + mean ([2, 8, 1, 1]): the chain is found, but the residual does not fit at run time */
+  g_assert_cmpuint (node_calls (plan, "bn8"), ==, 1);
+  g_assert_cmpuint (node_calls (plan, "add_5"), ==, 1);
+  g_assert_cmpuint (node_calls (plan, "add_6"), ==, 1);
+}
+
 /* The conv's output also feeds a later node: no chain, still right. */
 static void
 test_fuse_second_user (void)
@@ -648,7 +672,8 @@ test_fuse_training (void)
 }
 
 /* torchvision's resnet18 with random BatchNorm state: 20 chains (stem, 2 per block, 3
- * downsample pairs). */
+ * downsample pairs), the second of each block (or its downsample) with the residual add
+ * and ReLU. */
 static void
 test_fuse_resnet18 (void)
 {
@@ -656,6 +681,8 @@ test_fuse_resnet18 (void)
   g_autoptr (FxExecPlan) plan = check_fused_model ("resnet18", "xr", 20, &gm);
   g_assert_cmpuint (node_calls (plan, "bn1"), ==, 0);
   g_assert_cmpuint (node_calls (plan, "layer2_0_downsample_1"), ==, 0);
+  g_assert_cmpuint (node_calls (plan, "add"), ==, 0);
+  g_assert_cmpuint (node_calls (plan, "layer2_0_relu_1"), ==, 0);
   /* gm(x) through the cached plan fuses too */
   g_auto (FxValue) r = { 0 };
   GError *error = NULL;
@@ -799,6 +826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/interpreter-initial-env", test_interpreter_initial_env);
   g_test_add_func ("/run/fuse/spellings", test_fuse_spellings);
   g_test_add_func ("/run/fuse/state-changes", test_fuse_state_changes);
+  g_test_add_func ("/run/fuse/residuals", test_fuse_residuals);
   g_test_add_func ("/run/fuse/second-user", test_fuse_second_user);
   g_test_add_func ("/run/fuse/training", test_fuse_training);
   g_test_add_func ("/run/fuse/resnet18", test_fuse_resnet18);
