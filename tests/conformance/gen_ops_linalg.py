@@ -606,5 +606,18 @@ call("bilinear_err_bias", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3, 4), r(4
 call("bilinear_err_weight_2d", BL, torch.bilinear, [r(2, 3), r(2, 4), r(5, 3)])
 call("bilinear_err_dtype", BL, torch.bilinear, [r(2, 3, dtype=D), r(2, 4), r(5, 3, 4)])
 
+# rows wider than one 16-float vector: the vector max pool's full vectors and masked tails
+call("max_pool2d_wide_stem", MP, F.max_pool2d, [r(1, 1, 7, 41), 3], {"stride": 2, "padding": 1})
+call("max_pool2d_wide_s1", MP, F.max_pool2d, [r(1, 1, 5, 35), 3], {"stride": 1, "padding": 1})
+call("max_pool2d_wide_dilation", MP, F.max_pool2d, [r(1, 1, 7, 40), 3],
+     {"stride": 2, "dilation": 2})
+call("max_pool2d_wide_ceil", MP, F.max_pool2d, [r(1, 1, 5, 33), 3],
+     {"stride": 2, "ceil_mode": True})
+call("max_pool2d_wide_s3", MP, F.max_pool2d, [r(1, 1, 4, 50), 3], {"stride": 3})
+wide_nan = r(1, 1, 6, 40)
+wide_nan[0, 0, 2, 17] = nan
+wide_nan[0, 0, 5, 39] = nan
+call("max_pool2d_wide_nan", MP, F.max_pool2d, [wide_nan, 3], {"stride": 2, "padding": 1})
+
 cases.write("goldens/ops/linalg.json")
 print(len(cases.cases), "cases")
