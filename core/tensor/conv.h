@@ -43,6 +43,12 @@ typedef struct {
   gboolean relu;
 } FxConvEpilogue;
 
+/* The epilogue on `width` consecutive outputs of output channel `channel`, in place (res: the
+ * residual's elements at the same places, or NULL when ep has none). Kernels call it on each
+ * tile they write. */
+void      fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row,
+                                const float *res, int64_t width);
+
 /* conv2d with the epilogue applied to each output tile while it is in cache (batched
  * float32 input; otherwise as a separate pass, and an error when the output is not float32).
  * ep NULL: plain conv2d. */

@@ -339,28 +339,6 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
     }
 }
 
-/* v * scale + shift, + the residual (res: at y's place in the output, or NULL), then relu:
- * kept out of line so that it is the same float arithmetic as batch_norm's, add's and relu's
- * own kernels (conv2d_fused's promise) whatever the caller's instruction set. */
-static void __attribute__ ((noinline))
-epilogue_block (float *y, int64_t count, float scale, float shift, const float *res,
-                gboolean relu)
-{
-  if (res != NULL)
-    for (int64_t i = 0; i < count; i++)
-      {
-        float v = y[i] * scale + shift;
-        v = v + res[i];
-        y[i] = relu && v < 0 ? 0.f : v;
-      }
-  else
-    for (int64_t i = 0; i < count; i++)
-      {
-        float v = y[i] * scale + shift;
-        y[i] = relu && v < 0 ? 0.f : v;
-      }
-}
-
 /* Output channels [o0, o1) of block blk: M → the output planes, channel o's row of point ξ
  * at M + (o - m_o0)·ld + ξ·m_pstride ([P][O][ld] for the whole layer, [P][ob][ld] for a
  * block of channels). Each group of 16 tiles of a tile row comes back as m vectors per
@@ -423,12 +401,11 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
                     if (row >= s->oh)
                       break;
                     if (j->ep)
-                      epilogue_block (seg, count, j->ep->scale_shift[2 * o],
-                                      j->ep->scale_shift[2 * o + 1],
-                                      j->ep->residual ? j->ep->residual + (plane - j->out)
-                                                            + row * s->ow + x0
-                                                      : NULL,
-                                      j->ep->relu);
+                      fx_conv_epilogue_row (j->ep, o, seg,
+                                            j->ep->residual ? j->ep->residual + (plane - j->out)
+                                                                  + row * s->ow + x0
+                                                            : NULL,
+                                            count);
                     copy_floats (plane + row * s->ow + x0, seg, count);
                   }
               }
