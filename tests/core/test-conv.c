@@ -142,6 +142,13 @@ static const Cfg conv_cfgs[] = {
   { 1, 64, 15, 13, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
   { 1, 48, 29, 31, 20, 3, 3, 2, 2, 0, 2, 1, 1, 1 },
   { 2, 70, 13, 13, 33, 1, 1, 2, 2, 0, 0, 1, 1, 1 },
+  /* stride-2 columns gathered with AVX-512 (masked vectors): a dilated 5-wide kernel with
+   * more padding than stride, rows of over 128 outputs (masks made per vector), a kernel
+   * wider than the image, stride 2 across only, and rows split between tiles */
+  { 1, 3, 11, 37, 5, 3, 5, 1, 2, 1, 3, 1, 2, 1 },
+  { 1, 2, 5, 300, 3, 1, 3, 2, 2, 0, 1, 1, 1, 1 },
+  { 1, 2, 4, 3, 2, 3, 7, 2, 2, 1, 3, 1, 1, 1 },
+  { 1, 24, 65, 45, 130, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
 };
 
 /* Each case on one thread and on two (tiles of output positions and slices of output
