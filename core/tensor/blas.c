@@ -642,21 +642,27 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
 #endif
 
 gboolean
-fx_sgemm_stream_native (void)
+fx_cpu_has_avx512 (void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static atomic_int native = -1;   /* racing threads store the same answer */
-  int v = atomic_load (&native);
+  static atomic_int has = -1;   /* racing threads store the same answer */
+  int v = atomic_load (&has);
   if (v < 0)
     {
       __builtin_cpu_init ();
       v = __builtin_cpu_supports ("avx512f") ? 1 : 0;
-      atomic_store (&native, v);
+      atomic_store (&has, v);
     }
   return v == 1;
 #else
   return FALSE;
 #endif
+}
+
+gboolean
+fx_sgemm_stream_native (void)
+{
+  return fx_cpu_has_avx512 ();
 }
 
 void
@@ -666,7 +672,7 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
   if (m <= 0 || n <= 0)
     return;
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (k > 0 && fx_sgemm_stream_native ())
+  if (k > 0 && fx_cpu_has_avx512 ())
     {
       sgemm_stream_avx512 (m, n, k, a, lda, b, ldb, c, ldc);
       return;

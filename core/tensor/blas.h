@@ -53,6 +53,9 @@ void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, i
                               const float *b, int64_t ldb, float *c, int64_t ldc);
 /* TRUE when fx_sgemm_stream has its own kernel on this CPU (else it is plain fx_sgemm). */
 gboolean     fx_sgemm_stream_native (void);
+/* TRUE when the CPU (and the OS) run AVX-512F code: kernels with an AVX-512 path (built with
+ * __attribute__ ((target))) check this once and keep their portable path otherwise. */
+gboolean     fx_cpu_has_avx512      (void);
 
 /* y[m] = alpha * op(A) x + beta * y with A row-major m×n (trans: A^T, y has n entries);
  * x and y are strided (incx, incy > 0). */

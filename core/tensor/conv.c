@@ -426,7 +426,7 @@ im2col_f32 (const Geom *g, const float *in, float *cols, int64_t c0, int64_t c1,
             int64_t j1)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (g->sw == 2 && fx_sgemm_stream_native ())   /* the same CPU check: AVX-512F */
+  if (g->sw == 2 && fx_cpu_has_avx512 ())
     {
       im2col_f32_avx512_s2 (g, in, cols, c0, c1, j0, j1);
       return;
@@ -622,7 +622,7 @@ fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row, con
 {
   float a = ep->scale_shift[2 * channel], b = ep->scale_shift[2 * channel + 1];
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (fx_sgemm_stream_native ())   /* the CPU has AVX-512 */
+  if (fx_cpu_has_avx512 ())
     {
       epilogue_row_avx512 (row, res, width, a, b, ep->relu);
       return;

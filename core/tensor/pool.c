@@ -367,25 +367,12 @@ max_pool_sep_f32_avx512 (const PoolJob *j, int64_t p0, int64_t p1)
 }
 #endif
 
-static gboolean
-have_avx512 (void)
-{
-#ifdef HAVE_AVX512_PATH
-  static int v = -1;
-  if (v < 0)
-    v = __builtin_cpu_supports ("avx512f") ? 1 : 0;
-  return v == 1;
-#else
-  return FALSE;
-#endif
-}
-
 static void
 max_pool_job (int64_t p0, int64_t p1, gpointer data)
 {
   PoolJob *j = data;
 #ifdef HAVE_AVX512_PATH
-  if (j->idx == NULL && j->dtype == FX_DTYPE_FLOAT32 && have_avx512 ())
+  if (j->idx == NULL && j->dtype == FX_DTYPE_FLOAT32 && fx_cpu_has_avx512 ())
     max_pool_sep_f32_avx512 (j, p0, p1);
   else
 #endif
