@@ -42,7 +42,8 @@ static const FxCommand commands[] = {
     "  --eval           run the module in eval mode, as after module.eval()\n"
     "  --print-values   print each output tensor as PyTorch prints it\n"
     "  --profile        print the time spent in each node, slowest first (a warm-up\n"
-    "                   run, then at least 5 runs and half a second, up to 100)\n"
+    "                   run, then at least 5 runs and half a second, up to 100; the\n"
+    "                   mean and the fastest call of each node)\n"
     "  -o FILE          write the output tensors to FILE as safetensors" },
   { "export", "FILE.fxg|MODEL.py [--module NAME] [--concrete NAME=VALUE]... [--class NAME] (-o DIR | --code)",
     "Write a traced or edited graph as Python code or as a PyTorch package",

@@ -425,6 +425,7 @@ fx_exec_plan_reset_profile (FxExecPlan *plan)
     {
       p->instrs[i].calls = 0;
       p->instrs[i].time_ns = 0;
+      p->instrs[i].best_ns = 0;
     }
 }
 
@@ -455,6 +456,7 @@ fx_exec_plan_get_node_profile (FxExecPlan *plan, guint index, FxExecNodeProfile 
   out->target = in->target_str;
   out->calls = in->calls;
   out->total_us = (double) in->time_ns / 1e3;
+  out->best_us = in->calls ? (double) in->best_ns / 1e3 : 0.0;
   out->fused_into = in->fused_head >= 0 ? p->instrs[in->fused_head].name : NULL;
   return TRUE;
 }
@@ -498,16 +500,18 @@ fx_exec_plan_format_profile (FxExecPlan *plan)
   g_ptr_array_sort (order, by_time_desc);
   wname = MIN (wname, 40);
   wtarget = MIN (wtarget, 48);
-  g_string_append_printf (out, "%-*s  %-13s  %-*s  %8s  %10s  %10s  %6s\n", wname, "node",
-                          "opcode", wtarget, "target", "calls", "total ms", "us/call", "share");
+  g_string_append_printf (out, "%-*s  %-13s  %-*s  %8s  %10s  %10s  %10s  %6s\n", wname, "node",
+                          "opcode", wtarget, "target", "calls", "total ms", "us/call", "best us",
+                          "share");
   for (guint i = 0; i < order->len; i++)
     {
       const Instr *in = order->pdata[i];
       double ms = (double) in->time_ns / 1e6;
-      g_string_append_printf (out, "%-*s  %-13s  %-*s  %8" G_GUINT64_FORMAT "  %10.3f  %10.2f  %5.1f%%\n",
+      g_string_append_printf (out, "%-*s  %-13s  %-*s  %8" G_GUINT64_FORMAT "  %10.3f  %10.2f  %10.2f  %5.1f%%\n",
                               wname, in->name, fx_node_op_name (in->op), wtarget, in->target_str,
                               in->calls, ms,
                               in->calls ? (double) in->time_ns / 1e3 / (double) in->calls : 0.0,
+                              in->calls ? (double) in->best_ns / 1e3 : 0.0,
                               total > 0 ? 100.0 * (double) in->time_ns / (double) total : 0.0);
     }
   g_string_append_printf (out, "total %.3f ms over %d nodes\n", (double) total / 1e6,

@@ -53,6 +53,7 @@ typedef struct {
   /* profile */
   guint64 calls;
   gint64 time_ns;
+  gint64 best_ns;          /* the fastest of those calls */
 } Instr;
 
 typedef struct {

@@ -71,6 +71,7 @@ typedef struct {
   const char *target;    /* as print(graph) shows it: "operator.add", "layer1.0.conv1" */
   guint64 calls;         /* runs of this node since profiling was turned on / reset */
   double total_us;       /* cumulative wall time in microseconds */
+  double best_us;        /* the fastest call (0 without calls) */
   /* A BatchNorm2d or ReLU node of a fused chain (see fx_exec_plan_n_fused): the conv node
    * that heads it, else NULL. While the chain runs fused, its time and calls are counted on
    * the conv node and this node's stay as they are (0 calls when it always ran fused). */

@@ -486,6 +486,9 @@ test_profile (void)
                        && !g_str_equal (p.name, "conv2") && !g_str_equal (p.name, "output");
       g_assert_cmpuint (p.calls, ==, fused ? 0 : 3);
       g_assert_true (fused == (p.fused_into != NULL));
+      /* the fastest of the calls: no more than their mean, none without calls */
+      g_assert_cmpfloat (p.best_us, <=, p.calls ? p.total_us / (double) p.calls + 1e-9 : 0.0);
+      g_assert_true (p.calls == 0 || p.best_us > 0);
       total += p.total_us;
     }
   g_assert_true (fx_exec_plan_get_node_profile (plan, 1, &p));
@@ -497,6 +500,7 @@ test_profile (void)
   g_autofree char *table = fx_exec_plan_format_profile (plan);
   g_assert_nonnull (strstr (table, "operator.add"));
   g_assert_nonnull (strstr (table, "total "));
+  g_assert_nonnull (strstr (table, "best us"));
   g_assert_nonnull (strstr (table, "2 conv→batchnorm(→add)(→relu) chains ran as one step"));
 }
 

@@ -682,6 +682,13 @@ test_exec_errors_and_profile (void)
     runs = atoi (mean + strlen (" ms, the mean of "));
     g_assert_cmpint (runs, >=, 5);
     g_assert_cmpint (runs, <=, 100);
+    /* the fastest run is no slower than the mean */
+    double mean_ms = g_ascii_strtod (line + strlen ("\nforward: "), NULL), best_ms = -1;
+    const char *fastest = strstr (line, "; the fastest run ");
+    g_assert_nonnull (fastest);
+    best_ms = g_ascii_strtod (fastest + strlen ("; the fastest run "), NULL);
+    g_assert_cmpfloat (best_ms, >=, 0);
+    g_assert_cmpfloat (best_ms, <=, mean_ms + 1e-3);
     char op[32], target[32];
     int calls = 0;
     g_assert_cmpint (sscanf (strstr (r.out, "\nrelu ") + 1, "relu %31s %31s %d", op, target,
