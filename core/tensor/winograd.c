@@ -9,7 +9,10 @@
  * of 36); the price is the transforms and a larger rounding error (see test-conv-winograd.c).
  *
  * Tiles are handled LANES at a time in vectors (GCC vector extensions), compiled three times:
- * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. */
+ * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. Small images'
+ * products (few tiles) run with output channels in the lanes instead, on AVX-512 (below).
+ * Buffers that α² streams write or read together are a cache line longer than their rows
+ * need, so that the streams do not all land in the same L1 set. */
 #include "tensor/winograd.h"
 
 #include <math.h>
@@ -34,6 +37,10 @@ typedef struct {
   int64_t th, tw;            /* tiles per image: th rows × tw columns */
   int64_t rpb, nb;           /* tile rows per block, blocks per image */
   int64_t ld;                /* row stride of V and M: rpb·tw tiles + LANES of slack */
+  int64_t vstride;           /* floats from one point's V [C][ld] to the next's: C·ld plus a
+                              * cache line, so that the α² rows written or read together do
+                              * not all fall in the same L1 set (C·ld is often a multiple
+                              * of 4 KiB, and the α² streams then evict each other) */
   int64_t row_floats;        /* length of input_body's row buffers */
   const float *in, *weight, *bias;
   float *out;
@@ -44,6 +51,9 @@ typedef struct {
   int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
   guint64 call;              /* slice mode: this call's number */
   float *shared_V;           /* slice mode, one block: its V, made by all threads together */
+  gboolean lanes;            /* products with the output channels in the lanes (below) */
+  int64_t cc;                /* lanes: input channels per chunk of just-in-time weights */
+  int64_t ldu, u_stride;     /* lanes, cached U^T: its row stride and point stride */
 } WinoJob;
 
 /* ------------------------------------------------------------------------------------------
@@ -333,7 +343,7 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
                 /* lanes past the row's last tile land on the next row's tiles, written
                  * after this, or on the padding at the end of the (point, channel) row */
                 for (int k = 0; k < a; k++)
-                  ST (vrow + (i * a + k) * s->c * j->ld + tx, res[k]);
+                  ST (vrow + (i * a + k) * j->vstride + tx, res[k]);
               }
         }
     }
@@ -485,6 +495,240 @@ kernels (void)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Few tiles: products with the output channels in the vector lanes (AVX-512)
+ * ------------------------------------------------------------------------------------------
+ * With the tiles in the lanes, the product of a small image's few tiles (16 for 14×14 in
+ * F(4×4), 49 for 28×28) is one to four vectors wide, and fx_sgemm_stream then needs a
+ * broadcast of a weight for every vector of multiply-adds: the loads, not the arithmetic,
+ * set its pace. Images of up to LANES_MAX_TILES tiles turn the product around instead:
+ * M[ξ]^T = V[ξ]^T · U[ξ]^T, 64 output channels in 4 vectors times 6 tiles broadcast, 24
+ * multiply-adds for 10 loads. The weights are transformed with the output channels in the
+ * lanes (U^T: [P][C][O]), and each point's products go back to rows of channels (what
+ * output_body reads) by 16×16 transposes while they are in L1. Every output is still the
+ * sum over input channels 0, 1, ..., C-1 in one accumulator, whatever the blocks of
+ * channels, chunks of input channels or threads: the result depends on the shape only. */
+
+#define LANES_MAX_TILES 64
+#define LANES_OB 64      /* output channels per block: the 4 vectors of a register tile */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* r[i][l] ↔ r[l][i]: four rounds, each swapping one bit of the row number with the same
+ * bit of the lane number (two-vector shuffles of the rows that differ in that bit). */
+#define SWAP_BIT(r, bit, LO, HI)                                                            \
+  for (int i_ = 0; i_ < LANES; i_++)                                                        \
+    if (!(i_ & (bit)))                                                                      \
+      {                                                                                     \
+        v16 a_ = (r)[i_], b_ = (r)[i_ | (bit)];                                             \
+        (r)[i_] = SHUF (a_, b_, LO);                                                        \
+        (r)[i_ | (bit)] = SHUF (a_, b_, HI);                                                \
+      }
+#define SWAP1_LO 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define SWAP1_HI 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+#define SWAP2_LO 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define SWAP2_HI 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define SWAP4_LO 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define SWAP4_HI 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define SWAP8_LO 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define SWAP8_HI 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+
+ALWAYS_INLINE void
+transpose16 (v16 r[LANES])
+{
+  SWAP_BIT (r, 1, SWAP1_LO, SWAP1_HI);
+  SWAP_BIT (r, 2, SWAP2_LO, SWAP2_HI);
+  SWAP_BIT (r, 4, SWAP4_LO, SWAP4_HI);
+  SWAP_BIT (r, 8, SWAP8_LO, SWAP8_HI);
+}
+
+/* The filters of output channels [o0, o1) and input channels [c0, c1) →
+ * Ut[ξ·pstride + (c - c0)·ldu + (o - o0)], 16 output channels to a vector (lanes past o1
+ * get zeros: ldu leaves room for them). The taps of 16 filters × 16 input channels are 16
+ * rows of 144 contiguous floats; nine 16×16 transposes leave each (channel, tap) of the 16
+ * filters in one vector, which then go through weight_block_body's transform. */
+ALWAYS_INLINE void
+weight_lanes_body (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1,
+                   float *Ut, int64_t pstride, int64_t ldu, const int a)
+{
+  const int64_t C = j->s->c;
+  float taps[9 * LANES][LANES] __attribute__ ((aligned (64)));   /* [c·9 + tap][o] */
+  float part[LANES][9 * LANES] __attribute__ ((aligned (64)));   /* short rows, padded */
+  for (int64_t og = o0; og < o1; og += LANES)
+    {
+      int no = (int) MIN ((int64_t) LANES, o1 - og);
+      for (int64_t cg = c0; cg < c1; cg += LANES)
+        {
+          int nc = (int) MIN ((int64_t) LANES, c1 - cg);
+          const float *src[LANES];
+          for (int l = 0; l < LANES; l++)
+            if (l < no && nc == LANES)
+              src[l] = j->weight + ((og + l) * C + cg) * 9;
+            else
+              {
+                memset (part[l], 0, sizeof part[l]);
+                if (l < no)
+                  memcpy (part[l], j->weight + ((og + l) * C + cg) * 9, sizeof (float) * 9 * nc);
+                src[l] = part[l];
+              }
+          for (int b = 0; b < 9; b++)
+            {
+              v16 r[LANES];
+              for (int l = 0; l < LANES; l++)
+                r[l] = LD (src[l] + LANES * b);
+              transpose16 (r);
+              for (int l = 0; l < LANES; l++)
+                ST (taps[LANES * b + l], r[l]);
+            }
+          float *dst = Ut + (cg - c0) * ldu + (og - o0);
+          for (int c = 0; c < nc; c++, dst += ldu)
+            {
+              v16 g[3][3], t[MAX_ALPHA][3], u[MAX_ALPHA][MAX_ALPHA];
+              for (int r = 0; r < 3; r++)
+                for (int q = 0; q < 3; q++)
+                  g[r][q] = LD (taps[c * 9 + r * 3 + q]);
+              DOWN_COLUMNS (g, t, 3, a, 3, a, W_TF4, W_TF2);
+              for (int i = 0; i < a; i++)
+                {
+                  if (a == 6)
+                    W_TF4 (t[i], u[i]);
+                  else
+                    W_TF2 (t[i], u[i]);
+                }
+              for (int i = 0; i < a; i++)
+                for (int k = 0; k < a; k++)
+                  ST (dst + (i * a + k) * pstride, u[i][k]);
+            }
+        }
+    }
+}
+
+__attribute__ ((target ("avx512f,fma"))) static void
+weight_lanes (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1, float *Ut,
+              int64_t pstride, int64_t ldu)
+{
+  if (j->alpha == 6)
+    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, ldu, 6);
+  else
+    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, ldu, 4);
+}
+
+/* mt[i·ldm + o] (+)= Σ_k v[k·ldv + i] · u[k·ldu + o] for mr tiles i and 16·nv channels o:
+ * per k, nv loads of U^T's row and mr broadcasts of V's. */
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
+lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
+            const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate)
+{
+  __m512 acc[8][4];
+  for (int i = 0; i < mr; i++)
+    for (int q = 0; q < nv; q++)
+      acc[i][q] = accumulate ? _mm512_loadu_ps (mt + i * ldm + 16 * q) : _mm512_setzero_ps ();
+  for (int64_t k = 0; k < kc; k++)
+    {
+      __m512 uv[4];
+      for (int q = 0; q < nv; q++)
+        uv[q] = _mm512_loadu_ps (u + k * ldu + 16 * q);
+      for (int i = 0; i < mr; i++)
+        {
+          __m512 b = _mm512_set1_ps (v[k * ldv + i]);
+          for (int q = 0; q < nv; q++)
+            acc[i][q] = _mm512_fmadd_ps (b, uv[q], acc[i][q]);
+        }
+    }
+  for (int i = 0; i < mr; i++)
+    for (int q = 0; q < nv; q++)
+      _mm512_storeu_ps (mt + i * ldm + 16 * q, acc[i][q]);
+}
+
+#define LANES_TILE_CASE(mr, nv)                                                             \
+  case (mr) * 8 + (nv):                                                                     \
+    lanes_tile ((mr), (nv), kc, v + t, ldv, u + o, ldu, mt + t * ldm + o, ldm, accumulate); \
+    break;
+#define LANES_TILE_CASES(mr)                                                                \
+  LANES_TILE_CASE (mr, 1) LANES_TILE_CASE (mr, 2) LANES_TILE_CASE (mr, 3)
+
+/* Mt [nt][ldm] (+)= V^T · U^T over kc input channels, for nob output channels (rounded up
+ * to vectors: U^T's padding columns are there). Register tiles of 6 tiles × 4 vectors, or
+ * 8 × 3 for the last channels. */
+__attribute__ ((target ("avx512f"))) static void
+lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv,
+                const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate)
+{
+  for (int64_t o = 0; o < nob; o += 4 * LANES)
+    {
+      int nv = (int) MIN ((int64_t) 4, (nob - o + LANES - 1) / LANES);
+      int mr_full = nv == 4 ? 6 : 8;
+      for (int64_t t = 0; t < nt; t += mr_full)
+        switch ((int) MIN ((int64_t) mr_full, nt - t) * 8 + nv)
+          {
+          LANES_TILE_CASES (8)
+          LANES_TILE_CASES (7)
+          LANES_TILE_CASES (6) LANES_TILE_CASE (6, 4)
+          LANES_TILE_CASES (5) LANES_TILE_CASE (5, 4)
+          LANES_TILE_CASES (4) LANES_TILE_CASE (4, 4)
+          LANES_TILE_CASES (3) LANES_TILE_CASE (3, 4)
+          LANES_TILE_CASES (2) LANES_TILE_CASE (2, 4)
+          LANES_TILE_CASES (1) LANES_TILE_CASE (1, 4)
+          default:
+            g_assert_not_reached ();
+          }
+    }
+}
+
+/* Mt [ntp][ldm] (tiles × channels) → M [nobp][ld] (channels × tiles); ntp and nobp are
+ * multiples of 16. */
+__attribute__ ((target ("avx512f"))) static void
+lanes_to_rows (int64_t ntp, int64_t nobp, const float *mt, int64_t ldm, float *m, int64_t ld)
+{
+  for (int64_t o = 0; o < nobp; o += LANES)
+    for (int64_t t = 0; t < ntp; t += LANES)
+      {
+        v16 r[LANES];
+        for (int l = 0; l < LANES; l++)
+          r[l] = LD (mt + (t + l) * ldm + o);
+        transpose16 (r);
+        for (int l = 0; l < LANES; l++)
+          ST (m + (o + l) * ld + t, r[l]);
+      }
+}
+
+/* Whether the products of an image of this many tiles go with the channels in the lanes. */
+static gboolean
+lanes_for (int64_t tiles_per_image)
+{
+  return tiles_per_image <= LANES_MAX_TILES && kernels () == &kernels_avx512;
+}
+#else
+/* never chosen without AVX-512: stubs for the code that would call them */
+static gboolean
+lanes_for (int64_t tiles_per_image)
+{
+  (void) tiles_per_image;
+  return FALSE;
+}
+
+static void
+weight_lanes (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1, float *Ut,
+              int64_t pstride, int64_t ldu)
+{
+  g_assert_not_reached ();
+}
+
+static void
+lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv,
+                const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate)
+{
+  g_assert_not_reached ();
+}
+
+static void
+lanes_to_rows (int64_t ntp, int64_t nobp, const float *mt, int64_t ldm, float *m, int64_t ld)
+{
+  g_assert_not_reached ();
+}
+#endif
+
+/* ------------------------------------------------------------------------------------------
  * Scheduling
  * ------------------------------------------------------------------------------------------ */
 
@@ -500,8 +744,8 @@ gemm_points (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   gboolean stream = nt <= 64 && fx_sgemm_stream_native ();
   for (int x = 0; x < j->P; x++)
     {
-      const float *u = j->U + (x * s->o + o0) * s->c, *v = V + x * s->c * j->ld;
-      float *m = M + (x * s->o + o0) * j->ld;
+      const float *u = j->U + (x * s->o + o0) * s->c, *v = V + x * j->vstride;
+      float *m = M + x * (s->o * j->ld + LANES) + o0 * j->ld;
       if (stream)
         fx_sgemm_stream (rows, nt, s->c, u, s->c, v, j->ld, m, j->ld);
       else
@@ -511,12 +755,14 @@ gemm_points (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
 
 /* Per-thread buffers that outlive a call: a network's layers come back to back, and fresh
  * multi-megabyte allocations would cost page faults each time. */
-enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, SCRATCH_UB, N_SCRATCH };
+enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, SCRATCH_UB, SCRATCH_MT, N_SCRATCH };
 static GPrivate scratch_key[N_SCRATCH] = {
-  G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free), G_PRIVATE_INIT (g_free),
-  G_PRIVATE_INIT (g_free) };
+  G_PRIVATE_INIT (g_aligned_free), G_PRIVATE_INIT (g_aligned_free),
+  G_PRIVATE_INIT (g_aligned_free), G_PRIVATE_INIT (g_aligned_free),
+  G_PRIVATE_INIT (g_aligned_free) };
 static GPrivate scratch_size[N_SCRATCH] = {
-  G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL) };
+  G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL), G_PRIVATE_INIT (NULL),
+  G_PRIVATE_INIT (NULL) };
 
 static float *
 scratch (int which, gsize floats)
@@ -524,7 +770,8 @@ scratch (int which, gsize floats)
   float *buf = g_private_get (&scratch_key[which]);
   if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&scratch_size[which])) < floats)
     {
-      buf = g_malloc (floats * sizeof (float));
+      /* cache-line aligned: a vector store then writes one line, not two */
+      buf = g_aligned_alloc (floats, sizeof (float), 64);
       g_private_replace (&scratch_key[which], buf);
       g_private_set (&scratch_size[which], GSIZE_TO_POINTER (floats));
     }
@@ -544,7 +791,11 @@ static void
 weight_task (int64_t begin, int64_t end, gpointer data)
 {
   WinoJob *j = data;
-  kernels ()->weight (j, begin, end, j->U + begin * j->s->c, j->s->o * j->s->c);
+  if (j->lanes)   /* [begin, end): groups of 16 channels, which share vectors */
+    weight_lanes (j, begin * LANES, MIN (j->s->o, end * LANES), 0, j->s->c,
+                  j->U + begin * LANES, j->u_stride, j->ldu);
+  else
+    kernels ()->weight (j, begin, end, j->U + begin * j->s->c, j->s->o * j->s->c);
 }
 
 /* Products and outputs of channels [o0, o1) of block blk, from its transformed input V.
@@ -552,31 +803,91 @@ weight_task (int64_t begin, int64_t end, gpointer data)
  * of j->ob: their weights are transformed into a buffer that stays in this core's L2 cache,
  * multiplied with V point by point, and the block's outputs made while its products are
  * still in cache too. */
+/* products_and_output with the channels in the lanes (j->lanes): blocks of LANES_OB output
+ * channels; without cached weights, their transform is made a chunk of j->cc input channels
+ * at a time (P·cc·64 floats, in L2), and each point's products add that chunk's part to
+ * Mt, whose last chunk is then turned into rows of M for output_body. */
+static void
+products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
+{
+  const FxWinogradShape *s = j->s;
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  int64_t nt = (r1 - r0) * j->tw, ntp = (nt + LANES - 1) / LANES * LANES;
+  const int64_t ldm = LANES_OB, mt_stride = ntp * ldm + LANES;
+  const int64_t m_stride = LANES_OB * j->ld + LANES, ut_stride = j->cc * LANES_OB + LANES;
+  float *Mt = scratch (SCRATCH_MT, (gsize) j->P * mt_stride);
+  float *M = scratch (SCRATCH_M, (gsize) j->P * m_stride);
+  float *Ut = j->U ? NULL : scratch (SCRATCH_UB, (gsize) j->P * ut_stride);
+  /* Mt's rows past the last tile are never written: zeros, for M's slack columns */
+  for (int x = 0; x < j->P; x++)
+    memset (Mt + x * mt_stride + nt * ldm, 0, sizeof (float) * (ntp - nt) * ldm);
+  for (int64_t b0 = o0; b0 < o1; b0 += LANES_OB)
+    {
+      int64_t b1 = MIN (o1, b0 + LANES_OB), nob = b1 - b0;
+      int64_t nobp = (nob + LANES - 1) / LANES * LANES;
+      int64_t cc = j->U ? s->c : j->cc;
+      for (int64_t c0 = 0; c0 < s->c; c0 += cc)
+        {
+          int64_t c1 = MIN (s->c, c0 + cc);
+          const float *u;
+          int64_t ldu, u_stride;
+          if (j->U != NULL)
+            {
+              u = j->U + c0 * j->ldu + b0;
+              ldu = j->ldu;
+              u_stride = j->u_stride;
+            }
+          else
+            {
+              weight_lanes (j, b0, b1, c0, c1, Ut, ut_stride, nobp);
+              u = Ut;
+              ldu = nobp;
+              u_stride = ut_stride;
+            }
+          for (int x = 0; x < j->P; x++)
+            {
+              float *mt = Mt + x * mt_stride;
+              lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ld, j->ld,
+                              u + x * u_stride, ldu, mt, ldm, c0 > 0);
+              if (c1 == s->c)
+                lanes_to_rows (ntp, nobp, mt, ldm, M + x * m_stride, j->ld);
+            }
+        }
+      kernels ()->output (j, blk, b0, b1, M, b0, m_stride);
+    }
+}
+
 static void
 products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
 {
+  if (j->lanes)
+    {
+      products_lanes (j, blk, o0, o1, V);
+      return;
+    }
   const WinoKernels *k = kernels ();
   const FxWinogradShape *s = j->s;
   if (j->U != NULL)
     {
-      float *M = scratch (SCRATCH_M, (gsize) j->P * s->o * j->ld);
+      float *M = scratch (SCRATCH_M, (gsize) j->P * (s->o * j->ld + LANES));
       gemm_points (j, blk, o0, o1, V, M);
-      k->output (j, blk, o0, o1, M, 0, s->o * j->ld);
+      k->output (j, blk, o0, o1, M, 0, s->o * j->ld + LANES);
       return;
     }
   int64_t n, r0, r1;
   block_rows (j, blk, &n, &r0, &r1);
   int64_t nt = (r1 - r0) * j->tw;
-  float *Ub = scratch (SCRATCH_UB, (gsize) j->P * j->ob * s->c);
-  float *M = scratch (SCRATCH_M, (gsize) j->P * j->ob * j->ld);
+  float *Ub = scratch (SCRATCH_UB, (gsize) j->P * (j->ob * s->c + LANES));
+  float *M = scratch (SCRATCH_M, (gsize) j->P * (j->ob * j->ld + LANES));
   for (int64_t b0 = o0; b0 < o1; b0 += j->ob)
     {
       int64_t b1 = MIN (o1, b0 + j->ob), rows = b1 - b0;
-      k->weight (j, b0, b1, Ub, rows * s->c);
+      k->weight (j, b0, b1, Ub, rows * s->c + LANES);
       for (int x = 0; x < j->P; x++)
-        fx_sgemm_stream (rows, nt, s->c, Ub + x * rows * s->c, s->c, V + x * s->c * j->ld,
-                         j->ld, M + x * j->ob * j->ld, j->ld);
-      k->output (j, blk, b0, b1, M, b0, j->ob * j->ld);
+        fx_sgemm_stream (rows, nt, s->c, Ub + x * (rows * s->c + LANES), s->c, V + x * j->vstride,
+                         j->ld, M + x * (j->ob * j->ld + LANES), j->ld);
+      k->output (j, blk, b0, b1, M, b0, j->ob * j->ld + LANES);
     }
 }
 
@@ -585,7 +896,7 @@ static void
 block_task (int64_t begin, int64_t end, gpointer data)
 {
   WinoJob *j = data;
-  float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
+  float *V = scratch (SCRATCH_V, (gsize) j->P * j->vstride);
   float *rows = row_scratch (j);
   for (int64_t blk = begin; blk < end; blk++)
     {
@@ -608,7 +919,7 @@ slice_task (int64_t begin, int64_t end, gpointer data)
 {
   WinoJob *j = data;
   int64_t O = j->s->o;
-  float *V = scratch (SCRATCH_V, (gsize) j->P * j->s->c * j->ld);
+  float *V = scratch (SCRATCH_V, (gsize) j->P * j->vstride);
   for (int64_t i = begin; i < end; i++)
     {
       int64_t blk = i / j->n_slices, o0 = (i % j->n_slices) * j->slice;
@@ -652,6 +963,7 @@ typedef struct {
   const float *where;        /* the weights' address: which entry to compare with */
   int64_t o, c;
   int m;
+  gboolean lanes;            /* U^T [P][C][O] (channels in the lanes), else U [P][O][C] */
   float *raw;                /* the weights the transform was made from */
   float *U;
   FxStorage *U_storage;      /* entries not kept: U in a storage, so that its megabytes go
@@ -778,7 +1090,8 @@ weights_lookup (WinoJob *j)
   for (int i = 0; i < CACHE_ENTRIES && found == NULL; i++)
     {
       WeightEntry *e = wcache.entries[i];
-      if (e && e->where == j->weight && e->o == s->o && e->c == s->c && e->m == j->m)
+      if (e && e->where == j->weight && e->o == s->o && e->c == s->c && e->m == j->m
+          && e->lanes == j->lanes)
         {
           found = e;
           g_atomic_ref_count_inc (&e->ref);
@@ -799,24 +1112,31 @@ weights_lookup (WinoJob *j)
   e->o = s->o;
   e->c = s->c;
   e->m = j->m;
+  e->lanes = j->lanes;
   e->raw = keep ? g_memdup2 (j->weight, raw_bytes) : NULL;
+  gsize u_bytes = sizeof (float) * (j->lanes ? j->P * j->u_stride : j->P * s->o * s->c);
   if (keep)
-    e->U = g_malloc (sizeof (float) * j->P * s->o * s->c);
+    e->U = g_malloc (u_bytes);
   else
     {
-      e->U_storage = fx_storage_new_uninit (sizeof (float) * j->P * s->o * s->c);
+      e->U_storage = fx_storage_new_uninit (u_bytes);
       e->U = e->U_storage->data;
     }
-  e->bytes = raw_bytes + sizeof (float) * j->P * s->o * s->c;
+  e->bytes = raw_bytes + u_bytes;
   j->U = e->U;
-  fx_parallel_for (s->o, MAX ((int64_t) 1, 4096 / MAX (s->c, 1)), weight_task, j);
+  if (j->lanes)
+    fx_parallel_for ((s->o + LANES - 1) / LANES, MAX ((int64_t) 1, 256 / MAX (s->c, 1)),
+                     weight_task, j);
+  else
+    fx_parallel_for (s->o, MAX ((int64_t) 1, 4096 / MAX (s->c, 1)), weight_task, j);
 
   /* in the table, replacing a stale entry for the same weights, or the least recently used */
   g_mutex_lock (&wcache.lock);
   for (int i = 0; i < CACHE_ENTRIES; i++)
     {
       WeightEntry *o = wcache.entries[i];
-      if (o && o->where == e->where && o->o == e->o && o->c == e->c && o->m == e->m)
+      if (o && o->where == e->where && o->o == e->o && o->c == e->c && o->m == e->m
+          && o->lanes == e->lanes)
         cache_drop (i);
     }
   gsize budget = cache_bytes_locked ();
@@ -853,6 +1173,15 @@ jit_block_channels (int P, int64_t c)
   return ob >= 24 ? MIN (ob / 24 * 24, (int64_t) 96) : MAX (ob / 8 * 8, (int64_t) 8);
 }
 
+/* Lanes: input channels per chunk of just-in-time weights, whose transform
+ * (P·cc·LANES_OB floats) then takes about 384 KiB of the L2 cache; a multiple of 16. */
+static int64_t
+lanes_chunk_channels (int P, int64_t c)
+{
+  int64_t cc = ((int64_t) 384 << 10) / (4 * P * LANES_OB) / LANES * LANES;
+  return MIN (MAX (cc, (int64_t) LANES), MAX (c, (int64_t) 1));
+}
+
 /* Tile rows per block: the transformed input and products of a block take up to 4 MiB.
  * Big blocks pay: each point's gemm then streams its U[ξ] (up to megabytes) once for many
  * tiles, where blocks small enough for the L2 cache made every block stream all of U again
@@ -886,6 +1215,7 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
     j.rpb = (j.th + threads - 1) / threads;
   j.nb = (j.th + j.rpb - 1) / j.rpb;
   j.ld = j.rpb * j.tw + LANES;
+  j.vstride = s->c * j.ld + LANES;
   j.row_floats = (j.tw + LANES - 1) / LANES * LANES * m + LANES;
   j.in = in;
   j.weight = weight;
@@ -893,7 +1223,11 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.out = out;
   j.ep = ep;
   int64_t blocks = s->n * j.nb;
-  j.ob = jit_block_channels (j.P, s->c);
+  j.lanes = lanes_for (j.th * j.tw);
+  j.ob = j.lanes ? LANES_OB : jit_block_channels (j.P, s->c);
+  j.cc = lanes_chunk_channels (j.P, s->c);
+  j.ldu = (s->o + LANES - 1) / LANES * LANES;
+  j.u_stride = s->c * j.ldu + LANES;
   fx_blas_enter_single_threaded ();
   WeightEntry *e = cache_enabled () ? weights_lookup (&j) : NULL;
   if (blocks >= threads || threads <= 1)
@@ -902,11 +1236,18 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
     {
       j.call = fx_parallel_call_id ();
       j.slice = (s->o + threads - 1) / threads;
+      /* Lanes: slices of whole vectors of channels (U^T's columns), one block of them
+       * each when there are channels for two a thread: every block streams all of V again
+       * anyway, and several slices a thread let a thread that the other process keeps
+       * off its core leave more of them to the other. */
+      if (j.lanes)
+        j.slice = s->o >= 2 * LANES_OB * threads ? LANES_OB
+                  : (j.slice + LANES - 1) / LANES * LANES;
       j.n_slices = (s->o + j.slice - 1) / j.slice;
       if (blocks == 1)
         {
           /* the caller's own V buffer: it outlives both loops, which end before it returns */
-          j.shared_V = scratch (SCRATCH_V, (gsize) j.P * s->c * j.ld);
+          j.shared_V = scratch (SCRATCH_V, (gsize) j.P * j.vstride);
           fx_parallel_for (s->c, 8, shared_input_task, &j);
           fx_parallel_for (j.n_slices, 1, shared_slice_task, &j);
         }
@@ -947,30 +1288,51 @@ fx_winograd_force (int m)
 
 /* Estimated seconds of one thread's work for tile size m (0: im2col + gemm). The constants
  * are this project's measurements (single-threaded, on an AVX-512 core, ResNet-18's
- * layers): products at ~180 GFLOPS, less when a block has few tiles (fx_sgemm_stream then
- * loads nearly as much as it multiplies: 16 tiles, one vector, ran at two thirds of the
- * rate of 49); ~8 ns per tile and channel for the F(4×4) input and output transforms
- * (scaled by α² for F(2×2)); and the just-in-time weight transform at ~5 ns (F(2×2)) or
- * ~8.5 ns (F(4×4)) per 3×3 filter, weights read included — which is what rules Winograd
- * out for 512×512 filters on 7×7 images, where there are few tiles to share it. */
+ * layers). im2col + gemm at ~180 GFLOPS, a fifth less for a 7×7 image. Winograd's
+ * products: with the channels in the lanes (images of up to LANES_MAX_TILES tiles,
+ * AVX-512) at ~200 GFLOPS, a fifth less when there are fewer tiles than a register tile's
+ * 6; otherwise fx_sgemm_stream at ~180, less when a block has few tiles (it then loads
+ * nearly as much as it multiplies). ~8 ns per tile and channel for the F(4×4) input and
+ * output transforms (scaled by α² for F(2×2)); the just-in-time weight transform at
+ * ~1.5 ns (F(2×2)) or ~2.5 ns (F(4×4)) per 3×3 filter, weights read included (the
+ * earlier model's 5 and 8.5 ns without the lanes). Measured, one thread: 256×256 at
+ * 14×14 0.60 ms F(4×4), 0.68 F(2×2), 1.33 im2col; 512×512 at 7×7 1.13 F(2×2), 1.24
+ * F(4×4), 1.46 im2col; 256×256 at 7×7 0.31 F(2×2), 0.42 im2col; 128×128 at 7×7 0.10
+ * F(2×2), 0.12 im2col. */
 static double
 estimate (const FxWinogradShape *s, int m)
 {
-  const double gemm_rate = 180e9, tf_seconds = 8e-9;
+  const double tf_seconds = 8e-9;
   double oc = (double) s->o * s->c;
   if (m == 0)
-    return 2.0 * oc * 9 * s->n * s->oh * s->ow / gemm_rate;
+    {
+      /* the gemm is O × C·9 × columns; under 100 columns it runs slower */
+      double cols = (double) s->n * s->oh * s->ow;
+      return 2.0 * oc * 9 * cols / (180e9 * MIN (1.0, 0.6 + cols / 250));
+    }
   double a2 = (m + 2) * (m + 2);
   double per_image = (double) ((s->oh + m - 1) / m) * ((s->ow + m - 1) / m);
   double tiles = s->n * per_image;
-  double nt = MIN (per_image, 64.0), nv = ceil (nt / 16);
-  /* a last vector of one or two tiles runs as dot products (fx_sgemm_stream), not padding */
-  if (nt > 16 && fmod (nt, 16) <= 2)
-    nv = floor (nt / 16);
-  double eff = MIN (1.0, nt / (16 * nv)) * MIN (1.0, 1.33 * 6 * nv / (6 * nv + 6));
-  return 2.0 * a2 * oc * tiles / (gemm_rate * eff)
-         + tiles * (s->c + s->o) * tf_seconds * a2 / 36
-         + oc * (m == 4 ? 8.5e-9 : 5e-9);
+  double rate, weights;
+  /* the lanes' constants were measured on layers of 128×128 channels and more; smaller
+   * ones keep the earlier model, which leaves them on im2col + gemm and its smaller
+   * rounding error (test-conv's 64→96 at 14×14 and 96→160 at 7×7 expect that) */
+  if (lanes_for ((int64_t) per_image) && oc >= 128.0 * 128)
+    {
+      rate = per_image >= 6 ? 200e9 : 160e9;
+      weights = m == 4 ? 2.5e-9 : 1.5e-9;
+    }
+  else
+    {
+      double nt = MIN (per_image, 64.0), nv = ceil (nt / 16);
+      /* a last vector of one or two tiles runs as dot products, not padding */
+      if (nt > 16 && fmod (nt, 16) <= 2)
+        nv = floor (nt / 16);
+      rate = 180e9 * MIN (1.0, nt / (16 * nv)) * MIN (1.0, 1.33 * 6 * nv / (6 * nv + 6));
+      weights = m == 4 ? 8.5e-9 : 5e-9;
+    }
+  return 2.0 * a2 * oc * tiles / rate + tiles * (s->c + s->o) * tf_seconds * a2 / 36
+         + oc * weights;
 }
 
 int

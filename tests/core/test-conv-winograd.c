@@ -2,7 +2,8 @@
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
  * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads,
  * with weights transformed just in time (the default) and kept in the cache; the cache
- * against in-place edits; and fx_sgemm_stream.
+ * against in-place edits; fx_sgemm_stream; and the channels-in-lanes products of small
+ * images giving the same bits on any number of threads and with the cache.
  *
  * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
  * differ only in rounding. Every rounding error of either path is a multiple of float32's
@@ -295,6 +296,60 @@ test_shared_input (void)
   fx_generator_free (gen);
 }
 
+/* Small images (up to 64 tiles) on AVX-512 take the products with the output channels in
+ * the vector lanes, where each output sums its input channels in order, whoever computes
+ * it: one thread, two (slices of channels), or from the cache's transformed weights (a
+ * different layout of chunks) give the same result bit for bit. The shapes cover channel
+ * counts that are not multiples of 16 or of the 64-channel blocks, fewer tiles than a
+ * register tile, input channels over several just-in-time chunks, and a batch. */
+static void
+test_lanes_same_everywhere (void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init ();
+  if (!__builtin_cpu_supports ("avx512f"))
+#endif
+    {
+      g_test_skip ("the channels-in-lanes products need AVX-512");
+      return;
+    }
+  static const Case shapes[] = {
+    { 1, 256, 256, 14, 14, 1, FALSE, TRUE, TRUE },
+    { 1, 512, 72, 7, 7, 1, TRUE, FALSE, FALSE },
+    { 1, 37, 150, 9, 11, 0, TRUE, TRUE, FALSE },
+    { 2, 200, 17, 5, 5, 2, FALSE, FALSE, FALSE },
+    { 1, 3, 130, 4, 4, 1, TRUE, FALSE, FALSE },
+  };
+  FxGenerator *gen = fx_generator_new (31);
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      const Case *tc = &shapes[i];
+      g_autoptr (FxTensor) x = gaussian (gen, tc->n, tc->c, tc->h, tc->w);
+      g_autoptr (FxTensor) w = gaussian (gen, tc->o, tc->c, 3, 3);
+      g_autoptr (FxTensor) b = tc->bias ? gaussian (gen, tc->o, 0, 0, 0) : NULL;
+      FxConvParams p;
+      fx_conv_params_init (&p);
+      p.padding[0] = tc->pad;
+      for (int m = 2; m <= 4; m += 2)
+        {
+          fx_blas_set_num_threads (1);
+          g_autoptr (FxTensor) one = conv (x, w, b, &p, NULL, m);
+          fx_blas_set_num_threads (2);
+          g_autoptr (FxTensor) two = conv (x, w, b, &p, NULL, m);
+          fx_winograd_set_cache_budget ((gsize) 64 << 20);
+          g_autoptr (FxTensor) cached = conv (x, w, b, &p, NULL, m);
+          g_autoptr (FxTensor) hit = conv (x, w, b, &p, NULL, m);
+          fx_winograd_set_cache_budget (0);
+          gsize bytes = fx_tensor_numel (one) * sizeof (float);
+          g_assert_cmpmem (fx_tensor_data (two), bytes, fx_tensor_data (one), bytes);
+          g_assert_cmpmem (fx_tensor_data (cached), bytes, fx_tensor_data (one), bytes);
+          g_assert_cmpmem (fx_tensor_data (hit), bytes, fx_tensor_data (one), bytes);
+        }
+    }
+  fx_blas_set_num_threads (0);
+  fx_generator_free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -305,5 +360,6 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
   g_test_add_func ("/conv-winograd/weight-edit-seen", test_weight_edit_seen);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
+  g_test_add_func ("/conv-winograd/lanes-same-everywhere", test_lanes_same_everywhere);
   return g_test_run ();
 }
