@@ -614,6 +614,8 @@ call("max_pool2d_wide_dilation", MP, F.max_pool2d, [r(1, 1, 7, 40), 3],
 call("max_pool2d_wide_ceil", MP, F.max_pool2d, [r(1, 1, 5, 33), 3],
      {"stride": 2, "ceil_mode": True})
 call("max_pool2d_wide_s3", MP, F.max_pool2d, [r(1, 1, 4, 50), 3], {"stride": 3})
+call("max_pool2d_wide_bands", MP, F.max_pool2d, [r(1, 3, 34, 18), 3],
+     {"stride": 2, "padding": 1})   # 17 output rows: split into bands of rows
 wide_nan = r(1, 1, 6, 40)
 wide_nan[0, 0, 2, 17] = nan
 wide_nan[0, 0, 5, 39] = nan
