@@ -3,8 +3,7 @@
  * convolution is α² independent products [O×C]·[C×tiles], and each output tile comes back
  * through the inverse transform with bias and conv2d_fused's epilogue. The filters are
  * transformed per block of output channels, just before that block's products, into a
- * buffer that stays in the core's cache (or once per layer into a cache kept between calls,
- * when one is configured).
+ * buffer that stays in the core's cache.
  * F(4×4) needs 36 multiplications per 16 outputs instead of 144 (F(2×2): 16 per 4 instead
  * of 36); the price is the transforms and a larger rounding error (see test-conv-winograd.c).
  *
@@ -19,7 +18,6 @@
 #include <string.h>
 #include <stdatomic.h>
 #include "tensor/blas.h"
-#include "tensor/tensor.h"
 
 #define LANES 16
 typedef float v16 __attribute__ ((vector_size (LANES * sizeof (float))));
@@ -45,15 +43,12 @@ typedef struct {
   const float *in, *weight, *bias;
   float *out;
   const FxConvEpilogue *ep;
-  float *U;                  /* transformed weights [P][O][C]; NULL: made per block of
-                              * output channels, just in time (below) */
-  int64_t ob;                /* output channels per just-in-time block */
+  int64_t ob;                /* output channels per block of just-in-time weights */
   int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
   guint64 call;              /* slice mode: this call's number */
   float *shared_V;           /* slice mode, one block: its V, made by all threads together */
   gboolean lanes;            /* products with the output channels in the lanes (below) */
   int64_t cc;                /* lanes: input channels per chunk of just-in-time weights */
-  int64_t ldu, u_stride;     /* lanes, cached U^T: its row stride and point stride */
 } WinoJob;
 
 /* ------------------------------------------------------------------------------------------
@@ -350,8 +345,8 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
 }
 
 /* Output channels [o0, o1) of block blk: M → the output planes, channel o's row of point ξ
- * at M + (o - m_o0)·ld + ξ·m_pstride ([P][O][ld] for the whole layer, [P][ob][ld] for a
- * block of channels). Each group of 16 tiles of a tile row comes back as m vectors per
+ * at M + (o - m_o0)·ld + ξ·m_pstride (M: [P][ob][ld], the products of a block of output
+ * channels from m_o0). Each group of 16 tiles of a tile row comes back as m vectors per
  * output row, interleaved by lane shuffles into m·16 consecutive outputs. */
 ALWAYS_INLINE void
 output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *M,
@@ -732,27 +727,6 @@ lanes_to_rows (int64_t ntp, int64_t nobp, const float *mt, int64_t ldm, float *m
  * Scheduling
  * ------------------------------------------------------------------------------------------ */
 
-/* Rows [o0, o1) of M[ξ] = U[ξ] · V[ξ], for every point, of one block. */
-static void
-gemm_points (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V, float *M)
-{
-  const FxWinogradShape *s = j->s;
-  int64_t n, r0, r1;
-  block_rows (j, blk, &n, &r0, &r1);
-  int64_t nt = (r1 - r0) * j->tw, rows = o1 - o0;
-  /* few tiles (small images): packing U[ξ] would cost as much as using it */
-  gboolean stream = nt <= 64 && fx_sgemm_stream_native ();
-  for (int x = 0; x < j->P; x++)
-    {
-      const float *u = j->U + (x * s->o + o0) * s->c, *v = V + x * j->vstride;
-      float *m = M + x * (s->o * j->ld + LANES) + o0 * j->ld;
-      if (stream)
-        fx_sgemm_stream (rows, nt, s->c, u, s->c, v, j->ld, m, j->ld);
-      else
-        fx_sgemm (FALSE, FALSE, rows, nt, s->c, 1.f, u, s->c, v, j->ld, 0.f, m, j->ld);
-    }
-}
-
 /* Per-thread buffers that outlive a call: a network's layers come back to back, and fresh
  * multi-megabyte allocations would cost page faults each time. */
 enum { SCRATCH_V, SCRATCH_M, SCRATCH_ROWS, SCRATCH_UB, SCRATCH_MT, N_SCRATCH };
@@ -786,27 +760,10 @@ row_scratch (const WinoJob *j)
                                 * j->row_floats);
 }
 
-/* Output channels [begin, end) of the whole layer's transformed weights U [P][O][C]. */
-static void
-weight_task (int64_t begin, int64_t end, gpointer data)
-{
-  WinoJob *j = data;
-  if (j->lanes)   /* [begin, end): groups of 16 channels, which share vectors */
-    weight_lanes (j, begin * LANES, MIN (j->s->o, end * LANES), 0, j->s->c,
-                  j->U + begin * LANES, j->u_stride, j->ldu);
-  else
-    kernels ()->weight (j, begin, end, j->U + begin * j->s->c, j->s->o * j->s->c);
-}
-
-/* Products and outputs of channels [o0, o1) of block blk, from its transformed input V.
- * Without transformed weights at hand (j->U NULL, the default), the channels go by blocks
- * of j->ob: their weights are transformed into a buffer that stays in this core's L2 cache,
- * multiplied with V point by point, and the block's outputs made while its products are
- * still in cache too. */
 /* products_and_output with the channels in the lanes (j->lanes): blocks of LANES_OB output
- * channels; without cached weights, their transform is made a chunk of j->cc input channels
- * at a time (P·cc·64 floats, in L2), and each point's products add that chunk's part to
- * Mt, whose last chunk is then turned into rows of M for output_body. */
+ * channels, whose transformed weights are made a chunk of j->cc input channels at a time
+ * (P·cc·64 floats, in L2); each point's products add that chunk's part to Mt, whose last
+ * chunk is then turned into rows of M for output_body. */
 static void
 products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
 {
@@ -818,7 +775,7 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
   const int64_t m_stride = LANES_OB * j->ld + LANES, ut_stride = j->cc * LANES_OB + LANES;
   float *Mt = scratch (SCRATCH_MT, (gsize) j->P * mt_stride);
   float *M = scratch (SCRATCH_M, (gsize) j->P * m_stride);
-  float *Ut = j->U ? NULL : scratch (SCRATCH_UB, (gsize) j->P * ut_stride);
+  float *Ut = scratch (SCRATCH_UB, (gsize) j->P * ut_stride);
   /* Mt's rows past the last tile are never written: zeros, for M's slack columns */
   for (int x = 0; x < j->P; x++)
     memset (Mt + x * mt_stride + nt * ldm, 0, sizeof (float) * (ntp - nt) * ldm);
@@ -826,30 +783,15 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
     {
       int64_t b1 = MIN (o1, b0 + LANES_OB), nob = b1 - b0;
       int64_t nobp = (nob + LANES - 1) / LANES * LANES;
-      int64_t cc = j->U ? s->c : j->cc;
-      for (int64_t c0 = 0; c0 < s->c; c0 += cc)
+      for (int64_t c0 = 0; c0 < s->c; c0 += j->cc)
         {
-          int64_t c1 = MIN (s->c, c0 + cc);
-          const float *u;
-          int64_t ldu, u_stride;
-          if (j->U != NULL)
-            {
-              u = j->U + c0 * j->ldu + b0;
-              ldu = j->ldu;
-              u_stride = j->u_stride;
-            }
-          else
-            {
-              weight_lanes (j, b0, b1, c0, c1, Ut, ut_stride, nobp);
-              u = Ut;
-              ldu = nobp;
-              u_stride = ut_stride;
-            }
+          int64_t c1 = MIN (s->c, c0 + j->cc);
+          weight_lanes (j, b0, b1, c0, c1, Ut, ut_stride, nobp);
           for (int x = 0; x < j->P; x++)
             {
               float *mt = Mt + x * mt_stride;
               lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ld, j->ld,
-                              u + x * u_stride, ldu, mt, ldm, c0 > 0);
+                              Ut + x * ut_stride, nobp, mt, ldm, c0 > 0);
               if (c1 == s->c)
                 lanes_to_rows (ntp, nobp, mt, ldm, M + x * m_stride, j->ld);
             }
@@ -858,6 +800,10 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
     }
 }
 
+/* Products and outputs of channels [o0, o1) of block blk, from its transformed input V.
+ * The channels go by blocks of j->ob: their weights are transformed into a buffer that
+ * stays in this core's L2 cache, multiplied with V point by point, and the block's outputs
+ * made while its products are still in cache too. */
 static void
 products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
 {
@@ -868,13 +814,6 @@ products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, cons
     }
   const WinoKernels *k = kernels ();
   const FxWinogradShape *s = j->s;
-  if (j->U != NULL)
-    {
-      float *M = scratch (SCRATCH_M, (gsize) j->P * (s->o * j->ld + LANES));
-      gemm_points (j, blk, o0, o1, V, M);
-      k->output (j, blk, o0, o1, M, 0, s->o * j->ld + LANES);
-      return;
-    }
   int64_t n, r0, r1;
   block_rows (j, blk, &n, &r0, &r1);
   int64_t nt = (r1 - r0) * j->tw;
@@ -951,218 +890,6 @@ shared_slice_task (int64_t begin, int64_t end, gpointer data)
     products_and_output (j, 0, i * j->slice, MIN (j->s->o, (i + 1) * j->slice), j->shared_V);
 }
 
-/* Transformed weights, kept between calls (opt-in: FX_WINOGRAD_CACHE_MB). A network runs the
- * same layers again and again, and the transform of a 256×256 layer costs a quarter of its
- * convolution, which the cache saves for memory that outlives the call. An
- * entry is only used when the weights are, bit for bit, those it was made from (a copy is
- * kept and compared at each call): a weight edited in place (conv.weight.data.mul_(2),
- * load_state_dict) or a new tensor at a reused address is simply a miss. The comparison
- * reads the weights once more, a fraction of what the transform costs. */
-typedef struct {
-  gatomicrefcount ref;
-  const float *where;        /* the weights' address: which entry to compare with */
-  int64_t o, c;
-  int m;
-  gboolean lanes;            /* U^T [P][C][O] (channels in the lanes), else U [P][O][C] */
-  float *raw;                /* the weights the transform was made from */
-  float *U;
-  FxStorage *U_storage;      /* entries not kept: U in a storage, so that its megabytes go
-                              * back to tensor.c's big-buffer reuse instead of munmap */
-  guint64 last_use;
-  gsize bytes;
-} WeightEntry;
-
-#define CACHE_ENTRIES 64
-
-
-static struct {
-  GMutex lock;
-  WeightEntry *entries[CACHE_ENTRIES];
-  gsize bytes;
-  guint64 clock;
-} wcache;
-
-static void
-weight_entry_unref (WeightEntry *e)
-{
-  if (e != NULL && g_atomic_ref_count_dec (&e->ref))
-    {
-      g_free (e->raw);
-      if (e->U_storage != NULL)
-        fx_storage_unref (e->U_storage);
-      else
-        g_free (e->U);
-      g_free (e);
-    }
-}
-
-/* Drops entry i (lock held). */
-static void
-cache_drop (int i)
-{
-  wcache.bytes -= wcache.entries[i]->bytes;
-  weight_entry_unref (wcache.entries[i]);
-  wcache.entries[i] = NULL;
-}
-
-/* The cache's budget in bytes (wcache.lock held): FX_WINOGRAD_CACHE_MB, else 0 — no
- * transformed weights kept between calls, so a forward adds no memory that outlives it. */
-static gint64 cache_budget = -1;   /* -1: not yet read from the environment */
-
-static gsize
-cache_bytes_locked (void)
-{
-  if (cache_budget < 0)
-    {
-      const char *env = g_getenv ("FX_WINOGRAD_CACHE_MB");
-      guint64 mb = env ? MIN (g_ascii_strtoull (env, NULL, 10), (guint64) 1 << 20) : 0;
-      cache_budget = (gint64) (mb << 20);
-    }
-  return (gsize) cache_budget;
-}
-
-/* Drops the least recently used entries (lock held) until the cache holds at most limit
- * bytes and, with need_slot, has a free slot; returns that slot (or -1 without need_slot). */
-static int
-cache_shrink_locked (gsize limit, gboolean need_slot)
-{
-  for (;;)
-    {
-      int free_slot = -1, oldest = -1;
-      for (int i = 0; i < CACHE_ENTRIES; i++)
-        if (wcache.entries[i] == NULL)
-          free_slot = free_slot < 0 ? i : free_slot;
-        else if (oldest < 0 || wcache.entries[i]->last_use < wcache.entries[oldest]->last_use)
-          oldest = i;
-      if (wcache.bytes <= limit && (free_slot >= 0 || !need_slot))
-        return free_slot;
-      cache_drop (oldest);
-    }
-}
-
-void
-fx_winograd_set_cache_budget (gsize bytes)
-{
-  g_mutex_lock (&wcache.lock);
-  cache_budget = (gint64) MIN (bytes, (gsize) G_MAXINT64);
-  cache_shrink_locked ((gsize) cache_budget, FALSE);
-  g_mutex_unlock (&wcache.lock);
-}
-
-typedef struct {
-  const char *a, *b;
-  gsize bytes;
-  atomic_int differ;
-} CompareJob;
-
-#define COMPARE_CHUNK ((gsize) 256 << 10)
-
-static void
-compare_task (int64_t begin, int64_t end, gpointer data)
-{
-  CompareJob *c = data;
-  for (int64_t i = begin; i < end && !atomic_load_explicit (&c->differ, memory_order_relaxed); i++)
-    {
-      gsize off = (gsize) i * COMPARE_CHUNK, len = MIN (COMPARE_CHUNK, c->bytes - off);
-      if (memcmp (c->a + off, c->b + off, len) != 0)
-        atomic_store (&c->differ, 1);
-    }
-}
-
-/* memcmp (a, b, bytes) == 0, on the pool: megabytes of weights stream faster on two cores. */
-static gboolean
-same_bytes (const void *a, const void *b, gsize bytes)
-{
-  CompareJob c = { a, b, bytes, 0 };
-  fx_parallel_for ((int64_t) ((bytes + COMPARE_CHUNK - 1) / COMPARE_CHUNK), 1, compare_task, &c);
-  return !atomic_load (&c.differ);
-}
-
-/* The transformed weights of j (j->U set), as a reference to unref after use. */
-static WeightEntry *
-weights_lookup (WinoJob *j)
-{
-  const FxWinogradShape *s = j->s;
-  gsize raw_bytes = sizeof (float) * s->o * s->c * 9;
-  WeightEntry *found = NULL;
-  g_mutex_lock (&wcache.lock);
-  gboolean keep = cache_bytes_locked () > 0;
-  for (int i = 0; i < CACHE_ENTRIES && found == NULL; i++)
-    {
-      WeightEntry *e = wcache.entries[i];
-      if (e && e->where == j->weight && e->o == s->o && e->c == s->c && e->m == j->m
-          && e->lanes == j->lanes)
-        {
-          found = e;
-          g_atomic_ref_count_inc (&e->ref);
-          e->last_use = ++wcache.clock;
-        }
-    }
-  g_mutex_unlock (&wcache.lock);
-  if (found != NULL && same_bytes (found->raw, j->weight, raw_bytes))
-    {
-      j->U = found->U;
-      return found;
-    }
-  weight_entry_unref (found);
-
-  WeightEntry *e = g_new0 (WeightEntry, 1);
-  g_atomic_ref_count_init (&e->ref);
-  e->where = j->weight;
-  e->o = s->o;
-  e->c = s->c;
-  e->m = j->m;
-  e->lanes = j->lanes;
-  e->raw = keep ? g_memdup2 (j->weight, raw_bytes) : NULL;
-  gsize u_bytes = sizeof (float) * (j->lanes ? j->P * j->u_stride : j->P * s->o * s->c);
-  if (keep)
-    e->U = g_malloc (u_bytes);
-  else
-    {
-      e->U_storage = fx_storage_new_uninit (u_bytes);
-      e->U = e->U_storage->data;
-    }
-  e->bytes = raw_bytes + u_bytes;
-  j->U = e->U;
-  if (j->lanes)
-    fx_parallel_for ((s->o + LANES - 1) / LANES, MAX ((int64_t) 1, 256 / MAX (s->c, 1)),
-                     weight_task, j);
-  else
-    fx_parallel_for (s->o, MAX ((int64_t) 1, 4096 / MAX (s->c, 1)), weight_task, j);
-
-  /* in the table, replacing a stale entry for the same weights, or the least recently used */
-  g_mutex_lock (&wcache.lock);
-  for (int i = 0; i < CACHE_ENTRIES; i++)
-    {
-      WeightEntry *o = wcache.entries[i];
-      if (o && o->where == e->where && o->o == e->o && o->c == e->c && o->m == e->m
-          && o->lanes == e->lanes)
-        cache_drop (i);
-    }
-  gsize budget = cache_bytes_locked ();
-  if (e->raw != NULL && e->bytes <= budget / 4)
-    {
-      int slot = cache_shrink_locked (budget - e->bytes, TRUE);
-      g_atomic_ref_count_inc (&e->ref);
-      e->last_use = ++wcache.clock;
-      wcache.entries[slot] = e;
-      wcache.bytes += e->bytes;
-    }
-  g_mutex_unlock (&wcache.lock);
-  return e;
-}
-
-/* Whether transformed weights are kept between calls (else each call makes them block by
- * block, just in time). */
-static gboolean
-cache_enabled (void)
-{
-  g_mutex_lock (&wcache.lock);
-  gboolean on = cache_bytes_locked () > 0;
-  g_mutex_unlock (&wcache.lock);
-  return on;
-}
-
 /* Output channels per just-in-time block: a multiple of fx_sgemm_stream's 6- and 8-row
  * tiles (else of 8) whose transformed weights (P·ob·C floats) take about 384 KiB, leaving
  * the rest of a 1 MiB L2 to the point's slice of V and the products. */
@@ -1183,9 +910,9 @@ lanes_chunk_channels (int P, int64_t c)
 }
 
 /* Tile rows per block: the transformed input and products of a block take up to 4 MiB.
- * Big blocks pay: each point's gemm then streams its U[ξ] (up to megabytes) once for many
- * tiles, where blocks small enough for the L2 cache made every block stream all of U again
- * (measured on ResNet-18's layers: 30-40% faster with one block per image). */
+ * Big blocks pay: every block reads all the layer's weights (and transforms them), once for
+ * many tiles, where blocks small enough for the L2 cache made every block read them all
+ * again (measured on ResNet-18's layers: 30-40% faster with one block per image). */
 static int64_t
 block_rows_for (int P, int64_t c, int64_t o, int64_t tw, int64_t th)
 {
@@ -1226,10 +953,7 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.lanes = lanes_for (j.th * j.tw);
   j.ob = j.lanes ? LANES_OB : jit_block_channels (j.P, s->c);
   j.cc = lanes_chunk_channels (j.P, s->c);
-  j.ldu = (s->o + LANES - 1) / LANES * LANES;
-  j.u_stride = s->c * j.ldu + LANES;
   fx_blas_enter_single_threaded ();
-  WeightEntry *e = cache_enabled () ? weights_lookup (&j) : NULL;
   if (blocks >= threads || threads <= 1)
     fx_parallel_for (blocks, 1, block_task, &j);
   else
@@ -1254,7 +978,6 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
       else
         fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
     }
-  weight_entry_unref (e);
   fx_blas_leave_single_threaded ();
 }
 

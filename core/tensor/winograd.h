@@ -26,16 +26,9 @@ int   fx_winograd_choose (const FxWinogradShape *s);
 /* out[n][o][oh][ow] (contiguous, written whole) = conv(in, weight) + bias (may be NULL), then
  * the epilogue (may be NULL) as conv2d_fused applies it. m: 2 or 4. Weights are transformed
  * at each call, a cache-sized block of output channels at a time (no transform of the
- * whole layer is written to memory), unless the cache below holds them. */
+ * whole layer is written to memory, and nothing is kept between calls). */
 void  fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const float *weight,
                           const float *bias, float *out, const FxConvEpilogue *ep);
-
-/* Transformed weights kept between calls, up to bytes in all (0, the default, keeps none;
- * FX_WINOGRAD_CACHE_MB in the environment sets it at start): forwards without the weight
- * transform (a quarter of a 256×256 layer's time) for memory that outlives them
- * (ResNet-18 ~30 MB: a copy of each weight, to see in-place edits, plus its transform).
- * Shrinking drops the least recently used. */
-void  fx_winograd_set_cache_budget (gsize bytes);
 
 /* Benchmarks and tests: m < 0 restores the cost model, 0 forces im2col + gemm, 2 or 4 force
  * that tile size for every eligible convolution. Process-wide; not for concurrent use.

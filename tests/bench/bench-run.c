@@ -332,12 +332,6 @@ bench_resnet (const char *dir, const char *name, GHashTable *py)
   fx_winograd_force (-1);
   printf ("  3x3 stride-1 convolutions on im2col + gemm instead of Winograd: %.2f ms "
           "[Winograd x%.2f]\n", no_winograd, no_winograd / t);
-  /* Opt-in: transformed weights kept between forwards, memory for speed. */
-  fx_winograd_set_cache_budget ((gsize) 192 << 20);
-  double cached = bench_best (run_plan, &c, min_seconds, 3) * 1e3;
-  fx_winograd_set_cache_budget (0);
-  printf ("  with Winograd's weight cache (FX_WINOGRAD_CACHE_MB=192, memory kept between "
-          "forwards): %.2f ms   [torch/fx x%.2f]\n", cached, tt / cached);
   fx_exec_plan_set_fusion (plan, FALSE);
   fx_exec_plan_set_profiling (plan, TRUE);
   run_plan (&c);

@@ -1,9 +1,8 @@
 /* test-conv-winograd.c: the Winograd F(2×2,3×3) / F(4×4,3×3) convolution path against the
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
- * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads,
- * with weights transformed just in time (the default) and kept in the cache; the cache
- * against in-place edits; fx_sgemm_stream; and the channels-in-lanes products of small
- * images giving the same bits on any number of threads and with the cache.
+ * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads;
+ * fx_sgemm_stream; and the channels-in-lanes products of small images giving the same bits
+ * on any number of threads.
  *
  * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
  * differ only in rounding. Every rounding error of either path is a multiple of float32's
@@ -150,63 +149,10 @@ test_one_thread (void)
   run_random_cases (1);
 }
 
-/* The same cases with transformed weights kept between calls: the whole-layer transform
- * and products of that path instead of the just-in-time blocks of the default one. */
-static void
-test_cached (void)
-{
-  fx_winograd_set_cache_budget ((gsize) 64 << 20);
-  run_random_cases (2);
-  fx_winograd_set_cache_budget (0);
-}
-
-static void weight_edit_seen_once (void);
-
 static void
 test_two_threads (void)
 {
   run_random_cases (2);
-}
-
-/* A weight edited in place between calls is seen, with no cache (the default) and with one:
- * the cache compares the weights with the copy its transform was made from. */
-static void
-test_weight_edit_seen (void)
-{
-  for (int cached = 0; cached < 2; cached++)
-    {
-      fx_winograd_set_cache_budget (cached ? (gsize) 64 << 20 : 0);
-      weight_edit_seen_once ();
-      /* the second call hits the cache when there is one: the same result again */
-      weight_edit_seen_once ();
-    }
-  fx_winograd_set_cache_budget (0);
-}
-
-static void
-weight_edit_seen_once (void)
-{
-  FxGenerator *gen = fx_generator_new (5);
-  g_autoptr (FxTensor) x = gaussian (gen, 1, 32, 20, 20);
-  g_autoptr (FxTensor) w = gaussian (gen, 32, 32, 3, 3);
-  FxConvParams p;
-  fx_conv_params_init (&p);
-  p.padding[0] = 1;
-  for (int m = 2; m <= 4; m += 2)
-    {
-      g_autoptr (FxTensor) a = conv (x, w, NULL, &p, NULL, m);
-      float *wd = fx_tensor_data (w);
-      for (int64_t i = 0; i < fx_tensor_numel (w); i++)
-        wd[i] *= 2;
-      g_autoptr (FxTensor) b = conv (x, w, NULL, &p, NULL, m);
-      for (int64_t i = 0; i < fx_tensor_numel (w); i++)
-        wd[i] /= 2;
-      const float *ad = fx_tensor_data (a), *bd = fx_tensor_data (b);
-      /* doubling is exact in every transform, so the result doubles exactly */
-      for (int64_t i = 0; i < fx_tensor_numel (a); i++)
-        g_assert_cmpfloat (bd[i], ==, 2 * ad[i]);
-    }
-  fx_generator_free (gen);
 }
 
 /* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
@@ -298,10 +244,10 @@ test_shared_input (void)
 
 /* Small images (up to 64 tiles) on AVX-512 take the products with the output channels in
  * the vector lanes, where each output sums its input channels in order, whoever computes
- * it: one thread, two (slices of channels), or from the cache's transformed weights (a
- * different layout of chunks) give the same result bit for bit. The shapes cover channel
- * counts that are not multiples of 16 or of the 64-channel blocks, fewer tiles than a
- * register tile, input channels over several just-in-time chunks, and a batch. */
+ * it: one thread or two (slices of channels) give the same result bit for bit. The shapes
+ * cover channel counts that are not multiples of 16 or of the 64-channel blocks, fewer
+ * tiles than a register tile, input channels over several just-in-time chunks, and a
+ * batch. */
 static void
 test_lanes_same_everywhere (void)
 {
@@ -336,14 +282,8 @@ test_lanes_same_everywhere (void)
           g_autoptr (FxTensor) one = conv (x, w, b, &p, NULL, m);
           fx_blas_set_num_threads (2);
           g_autoptr (FxTensor) two = conv (x, w, b, &p, NULL, m);
-          fx_winograd_set_cache_budget ((gsize) 64 << 20);
-          g_autoptr (FxTensor) cached = conv (x, w, b, &p, NULL, m);
-          g_autoptr (FxTensor) hit = conv (x, w, b, &p, NULL, m);
-          fx_winograd_set_cache_budget (0);
           gsize bytes = fx_tensor_numel (one) * sizeof (float);
           g_assert_cmpmem (fx_tensor_data (two), bytes, fx_tensor_data (one), bytes);
-          g_assert_cmpmem (fx_tensor_data (cached), bytes, fx_tensor_data (one), bytes);
-          g_assert_cmpmem (fx_tensor_data (hit), bytes, fx_tensor_data (one), bytes);
         }
     }
   fx_blas_set_num_threads (0);
@@ -356,9 +296,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-winograd/random-1-thread", test_one_thread);
   g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
-  g_test_add_func ("/conv-winograd/random-cached", test_cached);
   g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
-  g_test_add_func ("/conv-winograd/weight-edit-seen", test_weight_edit_seen);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
   g_test_add_func ("/conv-winograd/lanes-same-everywhere", test_lanes_same_everywhere);
   return g_test_run ();
