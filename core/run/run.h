@@ -42,15 +42,18 @@ FxGraphModule *fx_exec_plan_get_module (FxExecPlan *plan);
 guint       fx_exec_plan_n_nodes (FxExecPlan *plan);
 
 /* ---- fusion ----
- * When compiling, consecutive call_module Conv2d → call_module BatchNorm2d [→ ReLU module,
- * torch.relu / F.relu / Tensor.relu, in place or not] nodes whose intermediate values have
- * exactly one user (the next node: so none is a graph output) become a chain. At each run
- * the chain executes as one fx_tensor_conv2d_fused() step — bit for bit the same result —
- * when the modules it finds then are plain Conv2d (padding_mode 'zeros') and an eval-mode
- * BatchNorm2d holding running stats, with float32 4-d data; the BatchNorm coefficients
- * are computed from its current tensors at each run. Otherwise (training mode, a replaced
- * module, other dtypes, an error) the nodes run one by one as usual. The Interpreter
- * never fuses: its hooks see every node. */
+ * When compiling, consecutive call_module Conv2d → call_module BatchNorm2d [→ an add of
+ * another node's value, the residual: operator.add / iadd, torch.add, Tensor.add / add_,
+ * without alpha and not writing into the residual] [→ ReLU module, torch.relu / F.relu /
+ * Tensor.relu, in place or not] nodes whose intermediate values have exactly one user (the
+ * next node: so none is a graph output) become a chain. At each run the chain executes as
+ * one fx_tensor_conv2d_fused() step — bit for bit the same result — when the modules it
+ * finds then are plain Conv2d (padding_mode 'zeros') and an eval-mode BatchNorm2d holding
+ * running stats, with float32 4-d data and a residual of exactly the output's shape
+ * (float32, contiguous); the BatchNorm coefficients are computed from its current tensors
+ * at each run. Otherwise (training mode, a replaced module, other dtypes, a broadcast
+ * residual, an error) the nodes run one by one as usual. The Interpreter never fuses: its
+ * hooks see every node. */
 
 /* Number of chains found when compiling. */
 guint       fx_exec_plan_n_fused (FxExecPlan *plan);
@@ -72,9 +75,10 @@ typedef struct {
   guint64 calls;         /* runs of this node since profiling was turned on / reset */
   double total_us;       /* cumulative wall time in microseconds */
   double best_us;        /* the fastest call (0 without calls) */
-  /* A BatchNorm2d or ReLU node of a fused chain (see fx_exec_plan_n_fused): the conv node
-   * that heads it, else NULL. While the chain runs fused, its time and calls are counted on
-   * the conv node and this node's stay as they are (0 calls when it always ran fused). */
+  /* A BatchNorm2d, add or ReLU node of a fused chain (see fx_exec_plan_n_fused): the conv
+   * node that heads it, else NULL. While the chain runs fused, its time and calls are
+   * counted on the conv node and this node's stay as they are (0 calls when it always ran
+   * fused). */
   const char *fused_into;
 } FxExecNodeProfile;
 
