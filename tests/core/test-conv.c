@@ -149,6 +149,12 @@ static const Cfg conv_cfgs[] = {
   { 1, 2, 5, 300, 3, 1, 3, 2, 2, 0, 1, 1, 1, 1 },
   { 1, 2, 4, 3, 2, 3, 7, 2, 2, 1, 3, 1, 1, 1 },
   { 1, 24, 65, 45, 130, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+  /* stride 2 over few input channels, from the input's phases (conv.c's stem path): batch 2
+   * with bias, 23 outputs a row, 13 channels; 75 a row (a second block of columns); an even
+   * kernel with padding on the rows only */
+  { 2, 3, 37, 45, 13, 7, 7, 2, 2, 3, 3, 1, 1, 1 },
+  { 1, 4, 40, 150, 9, 5, 5, 2, 2, 2, 2, 1, 1, 1 },
+  { 2, 2, 33, 34, 20, 4, 4, 2, 2, 1, 0, 1, 1, 1 },
 };
 
 /* Each case on one thread and on two (tiles of output positions and slices of output
