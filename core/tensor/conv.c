@@ -795,13 +795,13 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
 }
 
 /* ---- stride-2 convolutions of few input channels (ResNet's stem), without im2col ----
- * With C·kh·kw at most STEM_MAX_K, the input's four phases (even/odd rows × even/odd
- * columns, zero padding included) are split out once; every tap (c, ki, kj) of 16
- * consecutive outputs of a row is then one plain load from phase (ki & 1, kj & 1), row
- * oy + ki/2, column ox + kj/2. The product runs from those loads like fx_sgemm_stream's
- * kernel runs from im2col's columns — the same multiply-adds in the same order, so the
- * same bits — without writing and reading back the columns (7.4 MB for the stem: a fifth
- * of its time). */
+ * With C·kh·kw at most STEM_MAX_K (and kernels of 3 or more), the input's four phases
+ * (even/odd rows × even/odd columns, zero padding included) are split out once; every tap
+ * (c, ki, kj) of 16 consecutive outputs of a row is then one plain load from phase
+ * (ki & 1, kj & 1), row oy + ki/2, column ox + kj/2. The product runs from those loads like
+ * fx_sgemm_stream's kernel runs from im2col's columns — the same multiply-adds in the same
+ * order, so the same bits — without writing and reading back the columns (7.4 MB for the
+ * stem: a fifth of its time). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define STEM_MAX_K 192
 
@@ -818,8 +818,10 @@ static gboolean
 stem_applies (const Geom *g)
 {
   int64_t k = g->c * g->kh * g->kw;
-  return g->groups == 1 && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1 && k > 0
-         && k <= STEM_MAX_K && g->ow >= 16 && fx_cpu_has_avx512 ();
+  /* kernels of 3 and more read all four phases (a 1×1 one would copy four for one: its
+   * strided im2col is a plain gather, 4 times faster on ResNet's downsampling layers) */
+  return g->groups == 1 && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1
+         && g->kh >= 3 && g->kw >= 3 && k <= STEM_MAX_K && g->ow >= 16 && fx_cpu_has_avx512 ();
 }
 
 /* phase planes (image, channel, py, px) [begin, end) */
