@@ -530,7 +530,7 @@ run_fused (RunState *st, const Instr *in, FxValue *result)
   FxValue input, residual;
   GError *local = NULL;
   arg_get (st, &in->args[0], &input, &owned);   /* a slot or a constant: borrowed */
-  const PlanArg *res_arg = fx_run_fuse_residual_arg (st->plan, in);
+  const PlanArg *res_arg = fx_run_fuse_residual_arg (in);
   if (res_arg != NULL)
     arg_get (st, res_arg, &residual, &owned);   /* a slot: borrowed */
   FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, res_arg ? &residual : NULL, result,

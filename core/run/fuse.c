@@ -102,7 +102,7 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
   for (int i = 0; i < plan->n_instrs; i++)
     {
       plan->instrs[i].fused_head = -1;
-      plan->instrs[i].fuse_residual = FALSE;
+      plan->instrs[i].fuse_residual_arg = -1;
     }
   /* Only consecutive instructions: the chain then runs where its first node stood, and
    * nothing between its nodes can observe (or free) the values it skips. */
@@ -115,10 +115,10 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
           || !is_layer (module_now (plan, bn), "BatchNorm2d"))
         continue;
       int len = 2, last = i + 1;
-      if (i + 2 < plan->n_instrs && n_uses[i + 1] == 1
-          && residual_add_of (&plan->instrs[i + 2], i + 1) >= 0)
+      if (i + 2 < plan->n_instrs && n_uses[i + 1] == 1)
+        conv->fuse_residual_arg = residual_add_of (&plan->instrs[i + 2], i + 1);
+      if (conv->fuse_residual_arg >= 0)
         {
-          conv->fuse_residual = TRUE;
           last = i + 2;
           len = 3;
         }
@@ -208,50 +208,9 @@ conv_params_of (const FxModule *m, FxConvParams *p)
 }
 
 const PlanArg *
-fx_run_fuse_residual_arg (const ExecPlan *plan, const Instr *head)
+fx_run_fuse_residual_arg (const Instr *head)
 {
-  if (!head->fuse_residual)
-    return NULL;
-  const Instr *add = head + 2;
-  int bn_slot = (int) (head - plan->instrs) + 1;
-  return &add->args[residual_add_of (add, bn_slot)];
-}
-
-/* The output shape conv2d gives for a batched input (the checks come later, in conv2d). */
-static void
-conv_out_shape (const FxTensor *input, const FxTensor *weight, const FxConvParams *p,
-                int64_t out[4])
-{
-  out[0] = input->shape[0];
-  out[1] = weight->shape[0];
-  for (int d = 0; d < 2; d++)
-    {
-      int64_t size = input->shape[2 + d], k = weight->shape[2 + d];
-      if (p->padding_mode != NULL && strcmp (p->padding_mode, "same") == 0)
-        out[2 + d] = size;
-      else
-        {
-          int64_t pad = p->padding_mode != NULL ? 0 : p->padding[d];
-          int64_t span = p->dilation[d] * (k - 1) + 1;
-          out[2 + d] = p->stride[d] > 0 ? (size + 2 * pad - span) / p->stride[d] + 1 : -1;
-        }
-    }
-}
-
-/* A residual the epilogue can add as it is: float32, contiguous, exactly the output's shape
- * (anything else — broadcasting, promotion — is left to the add node). */
-static gboolean
-residual_fits (const FxValue *residual, const FxTensor *input, const FxTensor *weight,
-               const FxConvParams *p)
-{
-  int64_t shape[4];
-  if (residual == NULL || residual->kind != FX_VALUE_TENSOR)
-    return FALSE;
-  const FxTensor *r = residual->tensor;
-  if (r->dtype != FX_DTYPE_FLOAT32 || r->ndim != 4 || !fx_tensor_is_contiguous ((FxTensor *) r))
-    return FALSE;
-  conv_out_shape (input, weight, p, shape);
-  return memcmp (r->shape, shape, sizeof shape) == 0;
+  return head->fuse_residual_arg >= 0 ? &head[2].args[head->fuse_residual_arg] : NULL;
 }
 
 FxFuseResult
@@ -261,7 +220,7 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
   /* Modules are looked up at each run like unfused call_module nodes; a replaced module,
    * a training-mode BatchNorm or anything unusual falls back to running the nodes one by
    * one, which also gives their own errors. */
-  int n_before_relu = head->fuse_residual ? 3 : 2;
+  int n_before_relu = head->fuse_residual_arg >= 0 ? 3 : 2;
   const Instr *bn_in = head + 1;
   const Instr *relu_in = head->fuse_len > n_before_relu ? head + n_before_relu : NULL;
   FxModule *conv = fx_module_get_submodule (plan->root, head->path, NULL);
@@ -288,16 +247,18 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
       || (eps->kind != FX_VALUE_FLOAT && eps->kind != FX_VALUE_INT))
     return FX_FUSE_FALLBACK;
 
-  if (head->fuse_residual && !residual_fits (residual, input->tensor, weight, &p))
+  /* a residual that is not a tensor is the add node's business; conv2d_fused refuses one
+   * that does not fit the output (broadcast, another dtype) before computing anything, and
+   * the error makes the nodes run one by one */
+  if (residual != NULL && residual->kind != FX_VALUE_TENSOR)
     return FX_FUSE_FALLBACK;
 
   /* Per run, from the tensors the modules hold now (C channels: cheap), so a script that
    * replaced or edited running_mean between runs is seen. */
   double e = eps->kind == FX_VALUE_FLOAT ? eps->f : (double) eps->i;
   g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, e, C);
-  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL };
-  if (head->fuse_residual)
-    ep.residual = fx_tensor_data (residual->tensor);
+  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL,
+                        .residual = residual ? residual->tensor : NULL };
   FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
   if (out == NULL)
     return FX_FUSE_ERROR;

@@ -49,7 +49,9 @@ typedef struct {
    * the chain it heads (0: none); on the others, the head's index (-1: not in a chain). */
   int fuse_len;
   int fused_head;
-  gboolean fuse_residual;   /* on the head: the chain's third node adds a residual */
+  /* on the head: which argument of the chain's third node is the residual it adds (0 or 1;
+   * -1: the chain has no add) */
+  int fuse_residual_arg;
   /* profile */
   guint64 calls;
   gint64 time_ns;
@@ -95,7 +97,7 @@ typedef enum {
 } FxFuseResult;
 
 /* The add's argument that the chain headed by head adds as its residual, or NULL. */
-const PlanArg *fx_run_fuse_residual_arg (const ExecPlan *plan, const Instr *head);
+const PlanArg *fx_run_fuse_residual_arg (const Instr *head);
 /* Runs the chain headed by head on the conv's input (and the residual's value, when the
  * chain has one). */
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,

@@ -662,11 +662,28 @@ epilogue_rows (const FxConvEpilogue *ep, float *out, const float *res, int64_t o
     fx_conv_epilogue_row (ep, o0 + r, out + r * ld, res ? res + r * ld : NULL, width);
 }
 
-/* The residual at the place of out, an element of the output that starts at out_base. */
-static const float *
-residual_at (const FxConvEpilogue *ep, const void *out_base, const void *out)
+const float *
+fx_conv_epilogue_residual_at (const FxConvEpilogue *ep, const float *out, const float *at)
 {
-  return ep->residual ? ep->residual + ((const float *) out - (const float *) out_base) : NULL;
+  return ep->residual ? (const float *) fx_tensor_data (ep->residual) + (at - out) : NULL;
+}
+
+/* Whether ep's residual (if any) is one the epilogue can add as it is: float32, contiguous,
+ * exactly the output's shape; else an error (broadcasting and promotion are the add's). */
+static gboolean
+residual_fits (const FxConvEpilogue *ep, int ndim, const int64_t *shape, GError **error)
+{
+  const FxTensor *r = ep ? ep->residual : NULL;
+  if (r == NULL || (r->dtype == FX_DTYPE_FLOAT32 && r->ndim == ndim
+                    && memcmp (r->shape, shape, sizeof (int64_t) * ndim) == 0
+                    && fx_tensor_is_contiguous (r)))
+    return TRUE;
+  g_autofree char *want = list_str (ndim, shape), *got = list_str (r->ndim, r->shape);
+  g_set_error (error, FX_ERROR, FX_ERROR_SHAPE, "conv2d_fused: the residual must be a "
+               "contiguous float32 tensor of the output's size %s, but got a%s %s tensor of "
+               "size %s", want, fx_tensor_is_contiguous (r) ? "" : " non-contiguous",
+               fx_dtype_scalar_type_name (r->dtype), got);
+  return FALSE;
 }
 
 static GPrivate cols_scratch = G_PRIVATE_INIT (g_free);
@@ -789,7 +806,7 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
                       (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, j->ncols);
         }
       if (j->ep)
-        epilogue_rows (j->ep, (float *) outp, residual_at (j->ep, j->out, outp), gi * j->og + m0,
+        epilogue_rows (j->ep, (float *) outp, fx_conv_epilogue_residual_at (j->ep, (const float *) j->out, (const float *) outp), gi * j->og + m0,
                        m1 - m0, width, j->ncols);
     }
 }
@@ -930,7 +947,8 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
             for (int64_t x = 0; x < g->ow; x++)
               row[x] += j->bias[o];
           if (j->ep)
-            fx_conv_epilogue_row (j->ep, o, row, residual_at (j->ep, j->out, row), g->ow);
+            fx_conv_epilogue_row (j->ep, o, row, fx_conv_epilogue_residual_at (j->ep, j->out, row),
+                                  g->ow);
         }
     }
 }
@@ -989,8 +1007,8 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
                        depthwise_job, &j);
       for (int64_t n = 0; ep && n < g->n; n++)
         epilogue_rows (ep, (float *) out + n * g->o * ncols,
-                       residual_at (ep, out, (float *) out + n * g->o * ncols), 0, g->o, ncols,
-                       ncols);
+                       fx_conv_epilogue_residual_at (ep, out, (float *) out + n * g->o * ncols),
+                       0, g->o, ncols, ncols);
       return;
     }
 
@@ -1372,6 +1390,8 @@ convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvPara
   g_autoptr (FxTensor) in_c = fx_tensor_contiguous (input);
   g_autoptr (FxTensor) w_c = fx_tensor_contiguous (weight);
   g_autoptr (FxTensor) b_c = bias ? fx_tensor_contiguous (bias) : NULL;
+  if (!transposed && !residual_fits (ep, k, out_shape, error))
+    return NULL;
   FxTensor *out = fx_tensor_new_uninit (dt, k, out_shape);
   const void *bp = b_c ? fx_tensor_data (b_c) : NULL;
   if (fx_dtype_is_floating (dt))
@@ -1559,6 +1579,8 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
       || (bias != NULL && bias->dtype != FX_DTYPE_FLOAT32))
     {
       FxTensor *out = fx_tensor_conv2d (input, weight, bias, p, error);
+      if (out != NULL && !residual_fits (ep, out->ndim, out->shape, error))
+        g_clear_pointer (&out, fx_tensor_unref);
       if (out != NULL && ep != NULL && out->dtype == FX_DTYPE_FLOAT32
           && (out->ndim == 3 || out->ndim == 4) && fx_tensor_is_contiguous (out))
         {
@@ -1567,7 +1589,8 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
           for (int64_t n = 0; n < (nd == 4 ? out->shape[0] : 1); n++)
             {
               float *base = fx_tensor_data (out), *at = base + n * ch * plane;
-              epilogue_rows (ep, at, residual_at (ep, base, at), 0, ch, plane, plane);
+              epilogue_rows (ep, at, fx_conv_epilogue_residual_at (ep, base, at), 0, ch, plane,
+                             plane);
             }
         }
       else if (out != NULL && ep != NULL)

@@ -39,7 +39,9 @@ FxTensor *fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
  * bit, without more passes over the output. */
 typedef struct {
   const float *scale_shift;   /* 2 × output channels */
-  const float *residual;      /* NULL, or contiguous float32 of the output's shape */
+  /* NULL, or a contiguous float32 tensor of the output's shape: conv2d_fused refuses any
+   * other before it computes anything */
+  const FxTensor *residual;
   gboolean relu;
 } FxConvEpilogue;
 
@@ -48,6 +50,10 @@ typedef struct {
  * tile they write. */
 void      fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row,
                                 const float *res, int64_t width);
+/* The residual's element at the place of `at` in the output that starts at `out`, or NULL
+ * when ep has no residual. */
+const float *fx_conv_epilogue_residual_at (const FxConvEpilogue *ep, const float *out,
+                                           const float *at);
 
 /* conv2d with the epilogue applied to each output tile while it is in cache (batched
  * float32 input; otherwise as a separate pass, and an error when the output is not float32).

@@ -402,16 +402,14 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
                 for (int64_t q = 0; q < rows_per_vector && ty + q < r1; q++)
                   {
                     int64_t row = (ty + q) * m + i;
-                    float *seg = line[i] + q * j->tw * m;
+                    float *seg = line[i] + q * j->tw * m, *dst = plane + row * s->ow + x0;
                     if (row >= s->oh)
                       break;
                     if (j->ep)
                       fx_conv_epilogue_row (j->ep, o, seg,
-                                            j->ep->residual ? j->ep->residual + (plane - j->out)
-                                                                  + row * s->ow + x0
-                                                            : NULL,
+                                            fx_conv_epilogue_residual_at (j->ep, j->out, dst),
                                             count);
-                    copy_floats (plane + row * s->ow + x0, seg, count);
+                    copy_floats (dst, seg, count);
                   }
               }
           }

@@ -59,7 +59,7 @@ check_case (const Case *tc, FxGenerator *gen)
 
   g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, 1e-5, tc->o);
   FxConvEpilogue ep = { .scale_shift = coeffs, .relu = tc->relu,
-                        .residual = res ? fx_tensor_data (res) : NULL };
+                        .residual = res };
   g_autoptr (FxTensor) got = fx_tensor_conv2d_fused (x, w, b, &p, &ep, &error);
   g_assert_no_error (error);
 
@@ -116,11 +116,49 @@ test_fused_null_epilogue (void)
   fx_generator_free (gen);
 }
 
+/* A residual the epilogue cannot add as it is (broadcast, another dtype, not contiguous) is
+ * refused with an error naming both sizes, on the kernels' path and on the separate pass. */
+static void
+test_fused_residual_refused (void)
+{
+  FxGenerator *gen = fx_generator_new (5);
+  int64_t xs[4] = { 1, 4, 8, 8 }, ws[4] = { 6, 4, 3, 3 }, six = 6;
+  int64_t small[4] = { 1, 6, 1, 1 }, full[4] = { 1, 6, 8, 8 }, wide[4] = { 1, 6, 8, 16 };
+  g_autoptr (FxTensor) x = randn (gen, 4, xs);
+  g_autoptr (FxTensor) w = randn (gen, 4, ws);
+  g_autoptr (FxTensor) ones = fx_tensor_full (FX_DTYPE_FLOAT32, 1, &six, 1.0);
+  g_autofree float *coeffs = fx_batch_norm_eval_coeffs (ones, ones, NULL, NULL, 1e-5, 6);
+  g_autoptr (FxTensor) broadcast = randn (gen, 4, small);
+  g_autoptr (FxTensor) f32 = randn (gen, 4, full);
+  g_autoptr (FxTensor) f64 = fx_tensor_to_dtype (f32, FX_DTYPE_FLOAT64);
+  g_autoptr (FxTensor) twice = randn (gen, 4, wide);
+  g_autoptr (FxTensor) strided = fx_tensor_narrow (twice, 3, 0, 8, NULL);
+  FxTensor *bad[] = { broadcast, f64, strided };
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  p.padding[0] = 1;
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    for (int separate = 0; separate < 2; separate++)
+      {
+        GError *error = NULL;
+        FxConvEpilogue ep = { .scale_shift = coeffs, .residual = bad[i] };
+        /* padding 'same' takes the separate pass */
+        p.padding_mode = separate ? "same" : NULL;
+        g_autoptr (FxTensor) y = fx_tensor_conv2d_fused (x, w, NULL, &p, &ep, &error);
+        g_assert_null (y);
+        g_assert_error (error, FX_ERROR, FX_ERROR_SHAPE);
+        g_assert_nonnull (strstr (error->message, "the output's size [1, 6, 8, 8]"));
+        g_error_free (error);
+      }
+  fx_generator_free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-fused/matches-sequence", test_fused_matches_sequence);
   g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
+  g_test_add_func ("/conv-fused/residual-refused", test_fused_residual_refused);
   return g_test_run ();
 }
