@@ -259,8 +259,8 @@ max_into_strided_f64 (double *dst, const double *src, int64_t stride, int64_t n)
     dst[i] = MAX_NAN (dst[i], src[i * stride]);
 }
 
-#define DEFINE_MAX_POOL_SEPARABLE(name, attr, T, max_into, max_strided)                   \
-  attr static void                                                                        \
+#define DEFINE_MAX_POOL_SEPARABLE(name, T, max_into, max_strided)                         \
+  static void                                                                             \
   name (const PoolJob *j, int64_t p0, int64_t p1)                                         \
   {                                                                                       \
     const PoolGeom *g = j->g;                                                             \
@@ -290,8 +290,8 @@ max_into_strided_f64 (double *dst, const double *src, int64_t stride, int64_t n)
       }                                                                                   \
     g_free (row);                                                                         \
   }
-DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f32, , float, max_into_f32, max_into_strided_f32)
-DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f64, , double, max_into_f64, max_into_strided_f64)
+DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f32, float, max_into_f32, max_into_strided_f32)
+DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f64, double, max_into_f64, max_into_strided_f64)
 #ifdef HAVE_AVX512_PATH
 /* lanes of m that take v: v is larger, or NaN (MAX_NAN's rule) */
 #define TAKE_MASK_512(v, m) \
@@ -301,7 +301,7 @@ DEFINE_MAX_POOL_SEPARABLE (max_pool_sep_f64, , double, max_into_f64, max_into_st
  * once: the portable version's -inf fills and repeated read-modify-writes of the row made
  * ResNet's 3×3/2 stem pool run at a tenth of its memory speed (each wide load waited for
  * the narrower stores before it). The row's padding cells are -inf for the whole job.
- * Tasks [t0, t1) are (band of output rows, plane) pairs, band-major (max_pool_bands). */
+ * Tasks [t0, t1) are (band of output rows, plane) pairs, band-major (run_max_pool). */
 __attribute__ ((target ("avx512f"))) static void
 max_pool_sep_f32_avx512 (const PoolJob *j, int64_t t0, int64_t t1)
 {
