@@ -569,15 +569,12 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
 }
 
 #define STREAM_TILE_CASE(mr, nv, full)                                                      \
-  case ((mr) * 8 + (nv)) * 2 + (full):                                                      \
+  case FX_TILE_ID (mr, nv) * 2 + (full):                                                    \
     stream_tile ((mr), (nv), (full), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k,   \
                  n_dots, cp + nd0);                                                         \
     break;
-#define STREAM_TILE_CASES3(mr) STREAM_TILE_CASE (mr, 1, 0) STREAM_TILE_CASE (mr, 1, 1)       \
-  STREAM_TILE_CASE (mr, 2, 0) STREAM_TILE_CASE (mr, 2, 1)                                   \
-  STREAM_TILE_CASE (mr, 3, 0) STREAM_TILE_CASE (mr, 3, 1)
-#define STREAM_TILE_CASES(mr) STREAM_TILE_CASES3 (mr) STREAM_TILE_CASE (mr, 4, 0)            \
-  STREAM_TILE_CASE (mr, 4, 1)
+/* each tile with and without a partial last vector */
+#define STREAM_TILE_CASES(mr, nv) STREAM_TILE_CASE (mr, nv, 0) STREAM_TILE_CASE (mr, nv, 1)
 
 __attribute__ ((target ("avx512f"))) static void
 sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
@@ -608,8 +605,7 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
                      : left <= 0 ? (__mmask16) 0 : (__mmask16) ((1u << left) - 1);
         }
       int nv = (int) MIN ((int64_t) 4, (n - n0 + 15) / 16);
-      /* rows per tile: accumulators, B's vectors and a broadcast within 32 registers */
-      int mr_full = nv <= 3 ? 8 : 6;
+      int mr_full = FX_TILE_ROWS (nv);
       int full = masks[nv - 1] == (__mmask16) 0xffff;
       /* the dot-product columns ride along with the (only) panel */
       int64_t nd0 = n - n0;
@@ -621,16 +617,9 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
             {
               const float *ap = a + m0 * lda + k0;
               float *cp = c + m0 * ldc + n0;
-              switch (((int) MIN ((int64_t) mr_full, m - m0) * 8 + nv) * 2 + full)
+              switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, m - m0), nv) * 2 + full)
                 {
-                STREAM_TILE_CASES3 (8)
-                STREAM_TILE_CASES3 (7)
-                STREAM_TILE_CASES (6)
-                STREAM_TILE_CASES (5)
-                STREAM_TILE_CASES (4)
-                STREAM_TILE_CASES (3)
-                STREAM_TILE_CASES (2)
-                STREAM_TILE_CASES (1)
+                FX_TILE_CASES (STREAM_TILE_CASES)
                 default:
                   g_assert_not_reached ();
                 }

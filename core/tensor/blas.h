@@ -53,6 +53,21 @@ void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, i
                               const float *b, int64_t ldb, float *c, int64_t ldc);
 /* TRUE when fx_sgemm_stream has its own kernel on this CPU (else it is plain fx_sgemm). */
 gboolean     fx_sgemm_stream_native (void);
+
+/* Register tiles of the AVX-512 product kernels (fx_sgemm_stream's, Winograd's with the
+ * channels in the lanes, conv.c's stem): mr rows of nv vectors of 16 floats, the
+ * accumulators, the nv loads and a broadcast within 32 registers — up to 8 rows of 1 to 3
+ * vectors, 6 of 4. FX_TILE_ROWS (nv): the rows of a full tile. FX_TILE_ID (mr, nv): a tile's
+ * switch key. FX_TILE_CASES (C): C (mr, nv) for every tile, the cases of a switch that
+ * dispatches a run-time (mr, nv) to a kernel inlined for those constants. */
+#define FX_TILE_ROWS(nv) ((nv) <= 3 ? 8 : 6)
+#define FX_TILE_ID(mr, nv) ((mr) * 8 + (nv))
+#define FX_TILE_CASES_NV3(C, mr) C (mr, 1) C (mr, 2) C (mr, 3)
+#define FX_TILE_CASES(C)                                                                    \
+  FX_TILE_CASES_NV3 (C, 8) FX_TILE_CASES_NV3 (C, 7) FX_TILE_CASES_NV3 (C, 6) C (6, 4)      \
+  FX_TILE_CASES_NV3 (C, 5) C (5, 4) FX_TILE_CASES_NV3 (C, 4) C (4, 4)                      \
+  FX_TILE_CASES_NV3 (C, 3) C (3, 4) FX_TILE_CASES_NV3 (C, 2) C (2, 4)                      \
+  FX_TILE_CASES_NV3 (C, 1) C (1, 4)
 /* TRUE when the CPU (and the OS) run AVX-512F code: kernels with an AVX-512 path (built with
  * __attribute__ ((target))) check this once and keep their portable path otherwise. */
 gboolean     fx_cpu_has_avx512      (void);

@@ -901,10 +901,9 @@ stem_tile (const StemJob *j, const float *phases, int64_t oy, int64_t x0, int64_
 }
 
 #define STEM_TILE_CASE(mr, nv)                                                              \
-  case (mr) * 8 + (nv):                                                                     \
+  case FX_TILE_ID (mr, nv):                                                                 \
     stem_tile (j, phases, oy, x0, o0, (mr), (nv), out_row, plane, last);                    \
     break;
-#define STEM_TILE_CASES3(mr) STEM_TILE_CASE (mr, 1) STEM_TILE_CASE (mr, 2) STEM_TILE_CASE (mr, 3)
 
 /* output rows (image, oy) [begin, end), all channels */
 __attribute__ ((target ("avx512f"))) static void
@@ -922,19 +921,11 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
           int nv = (int) MIN ((int64_t) 4, (g->ow - x0 + 15) / 16);
           int64_t left = g->ow - x0 - 16 * (nv - 1);
           __mmask16 last = left >= 16 ? (__mmask16) 0xffff : (__mmask16) ((1u << left) - 1);
-          /* rows per tile: accumulators, the loads and a broadcast within 32 registers */
-          int mr_full = nv <= 3 ? 8 : 6;
+          int mr_full = FX_TILE_ROWS (nv);
           for (int64_t o0 = 0; o0 < g->o; o0 += mr_full)
-            switch ((int) MIN ((int64_t) mr_full, g->o - o0) * 8 + nv)
+            switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, g->o - o0), nv))
               {
-              STEM_TILE_CASES3 (8)
-              STEM_TILE_CASES3 (7)
-              STEM_TILE_CASES3 (6) STEM_TILE_CASE (6, 4)
-              STEM_TILE_CASES3 (5) STEM_TILE_CASE (5, 4)
-              STEM_TILE_CASES3 (4) STEM_TILE_CASE (4, 4)
-              STEM_TILE_CASES3 (3) STEM_TILE_CASE (3, 4)
-              STEM_TILE_CASES3 (2) STEM_TILE_CASE (2, 4)
-              STEM_TILE_CASES3 (1) STEM_TILE_CASE (1, 4)
+              FX_TILE_CASES (STEM_TILE_CASE)
               default:
                 g_assert_not_reached ();
               }

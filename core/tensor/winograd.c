@@ -634,11 +634,9 @@ lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
 }
 
 #define LANES_TILE_CASE(mr, nv)                                                             \
-  case (mr) * 8 + (nv):                                                                     \
+  case FX_TILE_ID (mr, nv):                                                                 \
     lanes_tile ((mr), (nv), kc, v + t, ldv, u + o, ldu, mt + t * ldm + o, ldm, accumulate); \
     break;
-#define LANES_TILE_CASES(mr)                                                                \
-  LANES_TILE_CASE (mr, 1) LANES_TILE_CASE (mr, 2) LANES_TILE_CASE (mr, 3)
 
 /* Mt [nt][ldm] (+)= V^T · U^T over kc input channels, for nob output channels (rounded up
  * to vectors: U^T's padding columns are there). Register tiles of 6 tiles × 4 vectors, or
@@ -650,18 +648,11 @@ lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv
   for (int64_t o = 0; o < nob; o += 4 * LANES)
     {
       int nv = (int) MIN ((int64_t) 4, (nob - o + LANES - 1) / LANES);
-      int mr_full = nv == 4 ? 6 : 8;
+      int mr_full = FX_TILE_ROWS (nv);
       for (int64_t t = 0; t < nt; t += mr_full)
-        switch ((int) MIN ((int64_t) mr_full, nt - t) * 8 + nv)
+        switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, nt - t), nv))
           {
-          LANES_TILE_CASES (8)
-          LANES_TILE_CASES (7)
-          LANES_TILE_CASES (6) LANES_TILE_CASE (6, 4)
-          LANES_TILE_CASES (5) LANES_TILE_CASE (5, 4)
-          LANES_TILE_CASES (4) LANES_TILE_CASE (4, 4)
-          LANES_TILE_CASES (3) LANES_TILE_CASE (3, 4)
-          LANES_TILE_CASES (2) LANES_TILE_CASE (2, 4)
-          LANES_TILE_CASES (1) LANES_TILE_CASE (1, 4)
+          FX_TILE_CASES (LANES_TILE_CASE)
           default:
             g_assert_not_reached ();
           }
