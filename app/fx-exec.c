@@ -32,7 +32,7 @@ monotonic_ns (void)
 
 #define PROFILE_MIN_RUNS 5
 #define PROFILE_MAX_RUNS 100
-#define PROFILE_MIN_US 500000
+#define PROFILE_MIN_NS ((gint64) 500000000)
 
 static int
 exec_usage_error (const char *message)
@@ -742,10 +742,10 @@ fx_command_exec (int argc, char **argv)
       fx_value_clear (&result);
       fx_exec_plan_set_profiling (plan, TRUE);
     }
-  /* a profile averages several runs (at least PROFILE_MIN_RUNS, for PROFILE_MIN_US or up
+  /* a profile averages several runs (at least PROFILE_MIN_RUNS, for PROFILE_MIN_NS or up
    * to PROFILE_MAX_RUNS): one run's node times swing with the machine, and the first ones
    * after the warm-up still meet cold caches */
-  start = g_get_monotonic_time ();
+  start = monotonic_ns ();
   do
     {
       gint64 t0 = monotonic_ns (), dt;
@@ -754,10 +754,10 @@ fx_command_exec (int argc, char **argv)
       runs++;
       dt = monotonic_ns () - t0;
       best = runs == 1 ? dt : MIN (best, dt);
-      elapsed = g_get_monotonic_time () - start;
+      elapsed = monotonic_ns () - start;
     }
   while (ok && profile && runs < PROFILE_MAX_RUNS
-         && (runs < PROFILE_MIN_RUNS || elapsed < PROFILE_MIN_US));
+         && (runs < PROFILE_MIN_RUNS || elapsed < PROFILE_MIN_NS));
   for (guint i = 0; i < args->len; i++)
     fx_value_clear (&argv_values[i]);
   g_free (argv_values);
@@ -779,7 +779,7 @@ fx_command_exec (int argc, char **argv)
         return fx_cli_fail ("exec", NULL, error);
       printf ("\nforward: %.3f ms, the mean of %d runs after a warm-up (the table adds up all %d); "
               "the fastest run %.3f ms\n%s",
-              (double) elapsed / 1000.0 / runs, runs, runs, (double) best / 1e6, table);
+              (double) elapsed / 1e6 / runs, runs, runs, (double) best / 1e6, table);
       if (table[0] && table[strlen (table) - 1] != '\n')
         putchar ('\n');
     }
