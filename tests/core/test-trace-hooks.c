@@ -13,6 +13,17 @@
 
 static char *tmp_dir;
 
+/* tmp_dir/name holding source; g_free the path */
+static char *
+write_source (const char *name, const char *source)
+{
+  GError *error = NULL;
+  char *path = g_build_filename (tmp_dir, name, NULL);
+  g_file_set_contents (path, source, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
 /* A user module with a torch.nn leaf inside, in both models below. */
 #define BLOCK_SOURCE \
   "class Block(nn.Module):\n" \
@@ -182,11 +193,9 @@ static FxGraphModule *
 trace_with_hooks (HookTracer *t, gboolean leaf_block, const char *name)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = g_build_filename (tmp_dir, "hooks_model.py", NULL);
+  g_autofree char *path = write_source ("hooks_model.py", model_source);
   FxGraphModule *gm;
 
-  g_file_set_contents (path, model_source, -1, &error);
-  g_assert_no_error (error);
   memset (t, 0, sizeof *t);
   t->parent.klass = &hook_class;
   t->leaf_block = leaf_block;
@@ -305,13 +314,11 @@ static const FxTracerClass failing_class = { .create_node = failing_create_node 
 static void
 test_hook_error (void)
 {
-  g_autofree char *path = g_build_filename (tmp_dir, "hooks_model.py", NULL);
+  g_autofree char *path = write_source ("hooks_model.py", model_source);
   g_autoptr (GError) error = NULL;
   FxTracer t = { &failing_class, NULL };
   g_autoptr (FxGraphModule) gm = NULL;
 
-  g_file_set_contents (path, model_source, -1, &error);
-  g_assert_no_error (error);
   gm = fx_tracer_trace_file (&t, path, "Net", NULL, &error);
 
   g_assert_null (gm);
@@ -451,11 +458,9 @@ static const FxTracerClass arg_class = {
 static void
 test_hooks_proxy_arg_getattr (void)
 {
-  g_autofree char *path = g_build_filename (tmp_dir, "hooks_scaled.py", NULL);
+  g_autofree char *path = write_source ("hooks_scaled.py", scaled_source);
   g_autoptr (GError) error = NULL;
 
-  g_file_set_contents (path, scaled_source, -1, &error);
-  g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (arg_cases); i++)
     {
       ArgTracer t = { { &arg_class, NULL }, arg_cases[i].hooks, g_string_new (NULL), 0 };
@@ -561,14 +566,12 @@ static const FxTracerClass call_class = {
 static void
 test_hook_call_module (void)
 {
-  g_autofree char *path = g_build_filename (tmp_dir, "call_model.py", NULL);
+  g_autofree char *path = write_source ("call_model.py", stack_source);
   g_autoptr (GError) error = NULL;
   g_autoptr (FxGraphModule) gm = NULL;
   CallTracer t = { { &call_class, NULL }, g_string_new (NULL), g_string_new (NULL),
                    g_ptr_array_new_with_free_func (g_free), g_string_new (NULL) };
 
-  g_file_set_contents (path, stack_source, -1, &error);
-  g_assert_no_error (error);
   gm = fx_tracer_trace_file (&t.parent, path, "Stack", NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (gm);
@@ -635,11 +638,10 @@ static const FxTracerClass fail_class = { .call_module = call_hook_fail };
 static FxGraphModule *
 trace_failing (const char *mode, const char *source, const char *name, GError **error)
 {
-  g_autofree char *path = g_build_filename (tmp_dir, "call_bad.py", NULL);
+  g_autofree char *path = write_source ("call_bad.py", source);
   FxTracer t = { &fail_class, (gpointer) mode };
   FxGraphModule *gm;
 
-  g_file_set_contents (path, source, -1, NULL);
   gm = fx_tracer_trace_file (&t, path, name, NULL, error);
   g_unlink (path);
   return gm;
