@@ -464,9 +464,9 @@ static const WinoKernels *
 pick_kernels (void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init ();
-  if (__builtin_cpu_supports ("avx512f"))
+  if (fx_cpu_has_avx512 ())
     return &kernels_avx512;
+  __builtin_cpu_init ();
   if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
     return &kernels_avx2;
 #endif
