@@ -29,23 +29,24 @@ typedef enum {
  * live in torch.fx's module dicts, which outlive every trace. */
 typedef struct {
   FxScriptClass *proxy_cls, *attribute_cls, *graph_cls, *sequential_cls;
-  /* the objects torch.fx.Tracer's own hooks are, to tell them from overrides */
-  FxObject *def_create_proxy, *def_create_arg, *def_create_node, *def_proxy, *def_call_module,
-           *def_path_of_module, *def_is_leaf_module, *def_getattr, *graph_create_node;
+  FxObject *graph_create_node;
   FxStr *n_tracer, *n_node, *n_graph, *n_root, *n_attr, *n__node, *n_create_arg_py, *n_create_proxy, *n_create_arg, *n_create_node, *n_proxy,
         *n_call_module, *n_path_of_module, *n_is_leaf_module, *n_getattr, *n_forward,
         *n_fx_c_tracer;
   FxValue k_call_function, k_call_method, k_call_module;
-  /* is_default's answers by (tracer class, hook), valid while no class changes: every node
-   * asks several; each holds a reference on its class so the address is not reused */
+  /* The hooks is_default answers about: each hook's name and the object torch.fx.Tracer's
+   * own hook is (to tell it from overrides), then its answer by tracer class, valid while no
+   * class changes: every node asks several; each holds a reference on its class so the
+   * address is not reused. */
   struct {
-    FxScriptClass *cls;
     FxStr *name;
+    FxObject *def;
+    FxScriptClass *cls;
     guint version;
     guint64 dict_version;        /* of the instance dict checked (0: none) */
     gboolean overridden;         /* the instance dict has the name */
     const FxValue *found;        /* the class dict slot the hook resolves to (or NULL) */
-  } answers[N_HOOKS];
+  } hooks[N_HOOKS];
 } TraceState;
 
 static void
@@ -55,9 +56,9 @@ state_release_cb (gpointer p)
   fx_value_clear (&st->k_call_function);
   fx_value_clear (&st->k_call_method);
   fx_value_clear (&st->k_call_module);
-  for (guint i = 0; i < G_N_ELEMENTS (st->answers); i++)
-    if (st->answers[i].cls != NULL)
-      fx_object_unref (&st->answers[i].cls->base);
+  for (guint i = 0; i < G_N_ELEMENTS (st->hooks); i++)
+    if (st->hooks[i].cls != NULL)
+      fx_object_unref (&st->hooks[i].cls->base);
 }
 
 static void
@@ -76,44 +77,42 @@ native_value (TraceState *st, const char *name, FxScriptFunc func, ScNativeKind 
 
 /* ------------------------------------------------------------------ hooks */
 
-/* tracer's class (and instance) keep torch.fx's hook `name`, whose object is def. Asked
- * several times per node: the answer's parts are kept (in the hook's slot) while the class's
- * lookups and the instance dict's keys stay as they were. */
+/* tracer's class (and instance) keep torch.fx's own hook `slot` (st->hooks[slot]'s name and
+ * def). Asked several times per node: the answer's parts are kept (in the hook's slot) while
+ * the class's lookups and the instance dict's keys stay as they were. */
 static gboolean
-is_default (FxScript *S, TraceState *st, const FxValue *tracer, HookId slot, FxStr *name,
-            FxObject *def)
+is_default (FxScript *S, TraceState *st, const FxValue *tracer, HookId slot)
 {
+  FxStr *name = st->hooks[slot].name;
   ScInstance *inst = sc_value_instance (tracer);
   const FxValue *found;
   guint64 dict_version;
 
-  if (inst == NULL || def == NULL)
+  if (inst == NULL || st->hooks[slot].def == NULL)
     return FALSE;
   dict_version = inst->dict != NULL ? fx_dict_keys_version (inst->dict) : 0;
-  if (!(st->answers[slot].cls == inst->cls && st->answers[slot].name == name
-        && st->answers[slot].version == S->type_version
-        && st->answers[slot].dict_version == dict_version))
+  if (!(st->hooks[slot].cls == inst->cls && st->hooks[slot].version == S->type_version
+        && st->hooks[slot].dict_version == dict_version))
     {
-      if (st->answers[slot].cls != inst->cls)
+      if (st->hooks[slot].cls != inst->cls)
         {
-          if (st->answers[slot].cls != NULL)
-            fx_object_unref (&st->answers[slot].cls->base);
+          if (st->hooks[slot].cls != NULL)
+            fx_object_unref (&st->hooks[slot].cls->base);
           fx_object_ref (&inst->cls->base);
-          st->answers[slot].cls = inst->cls;
+          st->hooks[slot].cls = inst->cls;
         }
-      st->answers[slot].name = name;
-      st->answers[slot].version = S->type_version;
-      st->answers[slot].dict_version = dict_version;
-      st->answers[slot].overridden = inst->dict != NULL && fx_dict_len (inst->dict) > 0
+      st->hooks[slot].version = S->type_version;
+      st->hooks[slot].dict_version = dict_version;
+      st->hooks[slot].overridden = inst->dict != NULL && fx_dict_len (inst->dict) > 0
                                      && sc_dict_get_str (inst->dict, name) != NULL;
-      st->answers[slot].found = sc_type_lookup (S, inst->cls, name);
+      st->hooks[slot].found = sc_type_lookup (S, inst->cls, name);
     }
-  if (st->answers[slot].overridden)
+  if (st->hooks[slot].overridden)
     return FALSE;
   /* the slot is compared live: replacing a hook in a class dict keeps its slot (and the
    * type version) */
-  found = st->answers[slot].found;
-  return found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == def;
+  found = st->hooks[slot].found;
+  return found != NULL && found->kind == FX_VALUE_OBJECT && found->obj == st->hooks[slot].def;
 }
 
 static gboolean
@@ -277,7 +276,7 @@ static gboolean
 dispatch_create_arg (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer *ct,
                      const FxValue *a, FxValue *out)
 {
-  if (!is_default (S, st, tracer, HOOK_CREATE_ARG, st->n_create_arg, st->def_create_arg))
+  if (!is_default (S, st, tracer, HOOK_CREATE_ARG))
     return call_hook (S, tracer, st->n_create_arg, a, 1, out);
   return lower (S, st, tracer, ct, a, LOWER_CREATE_ARG, 0, out) > 0;
 }
@@ -414,7 +413,7 @@ dispatch_create_node (FxScript *S, TraceState *st, const FxValue *tracer, const 
   FxScriptClass *graph_type;
   FxValue *found;
 
-  if (!is_default (S, st, tracer, HOOK_CREATE_NODE, st->n_create_node, st->def_create_node))
+  if (!is_default (S, st, tracer, HOOK_CREATE_NODE))
     return call_hook (S, tracer, st->n_create_node, hargs, 6, out);
   if (!instance_attr (S, tracer, st->n_graph, &graph))
     return FALSE;
@@ -431,7 +430,7 @@ dispatch_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const FxValu
                 FxValue *out)
 {
   FxDict *dict;
-  if (!is_default (S, st, tracer, HOOK_PROXY, st->n_proxy, st->def_proxy) || st->proxy_cls == NULL)
+  if (!is_default (S, st, tracer, HOOK_PROXY) || st->proxy_cls == NULL)
     return call_hook (S, tracer, st->n_proxy, node, 1, out);
   /* Proxy(node, tracer) */
   *out = sc_instance_new (S, st->proxy_cls);
@@ -459,8 +458,8 @@ create_node_direct (FxScript *S, TraceState *st, const FxValue *tracer, FxTracer
   /* a C create_arg hook is asked in create_arg's order, by the full path */
   if (args->kind != FX_VALUE_TUPLE || kwargs->kind != FX_VALUE_DICT
       || (ct != NULL && ct->klass->create_arg != NULL)
-      || !is_default (S, st, tracer, HOOK_CREATE_ARG, st->n_create_arg, st->def_create_arg)
-      || !is_default (S, st, tracer, HOOK_CREATE_NODE, st->n_create_node, st->def_create_node))
+      || !is_default (S, st, tracer, HOOK_CREATE_ARG)
+      || !is_default (S, st, tracer, HOOK_CREATE_NODE))
     return 0;
   if (!instance_attr (S, tracer, st->n_graph, &graph_value))
     return -1;
@@ -530,7 +529,7 @@ dispatch_create_proxy (FxScript *S, TraceState *st, const FxValue *tracer, const
                        FxValue *out)
 {
   FxValue none = fx_value_none ();
-  if (!is_default (S, st, tracer, HOOK_CREATE_PROXY, st->n_create_proxy, st->def_create_proxy))
+  if (!is_default (S, st, tracer, HOOK_CREATE_PROXY))
     {
       FxValue hargs[4] = { *kind, *target, *args, *kwargs };
       return call_hook (S, tracer, st->n_create_proxy, hargs, 4, out);
@@ -776,8 +775,7 @@ module_path (FxScript *S, WrapperData *w, const FxValue *mod, FxValue *path_valu
 {
   TraceState *st = w->st;
 
-  if (!is_default (S, st, &w->tracer, HOOK_PATH_OF_MODULE, st->n_path_of_module,
-                   st->def_path_of_module))
+  if (!is_default (S, st, &w->tracer, HOOK_PATH_OF_MODULE))
     {
       if (!call_hook (S, &w->tracer, st->n_path_of_module, mod, 1, path_value))
         return FALSE;
@@ -819,8 +817,7 @@ module_is_leaf (FxScript *S, WrapperData *w, const FxValue *mod, const FxValue *
 {
   TraceState *st = w->st;
 
-  if (!is_default (S, st, &w->tracer, HOOK_IS_LEAF_MODULE, st->n_is_leaf_module,
-                   st->def_is_leaf_module))
+  if (!is_default (S, st, &w->tracer, HOOK_IS_LEAF_MODULE))
     {
       FxValue hargs[2] = { *mod, *path_value };
       g_auto (FxValue) r = { 0 };
@@ -1049,7 +1046,7 @@ module_call (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxVal
         }
     }
 
-  if (!is_default (S, st, &w->tracer, HOOK_CALL_MODULE, st->n_call_module, st->def_call_module))
+  if (!is_default (S, st, &w->tracer, HOOK_CALL_MODULE))
     {
       WrapperData *fd = wrapper_data_new (st, &w->tracer, &w->original, mod);
       FxValue hargs[4];
@@ -1109,14 +1106,12 @@ module_getattr (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, Fx
   if (!sc_call_dict (S, &w->original, args, n_args, kwargs, &value))
     return FALSE;
   if (n_args == 2 && (value.kind == FX_VALUE_TENSOR
-                      || !is_default (S, w->st, &w->tracer, HOOK_GETATTR, w->st->n_getattr,
-                                      w->st->def_getattr)))
+                      || !is_default (S, w->st, &w->tracer, HOOK_GETATTR)))
     {
       /* a C tracer's getattr may keep a tensor attribute out of torch.fx's own getattr */
       if (value.kind == FX_VALUE_TENSOR && w->c_tracer != NULL
           && w->c_tracer->klass->getattr != NULL && args[1].kind == FX_VALUE_STR
-          && is_default (S, w->st, &w->tracer, HOOK_GETATTR, w->st->n_getattr,
-                         w->st->def_getattr)
+          && is_default (S, w->st, &w->tracer, HOOK_GETATTR)
           && !w->c_tracer->klass->getattr (w->c_tracer, args[1].s->data, &value))
         {
           *result = value;
@@ -1615,14 +1610,8 @@ glue_tracer_setup (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
   tracer_cls = sc_value_class (&args[2]);
   st->graph_cls = sc_value_class (&args[3]);
   st->sequential_cls = sc_value_class (&args[4]);
-  st->def_create_proxy = class_hook (S, tracer_cls, "create_proxy");
-  st->def_create_arg = class_hook (S, tracer_cls, "create_arg");
-  st->def_create_node = class_hook (S, tracer_cls, "create_node");
-  st->def_proxy = class_hook (S, tracer_cls, "proxy");
-  st->def_call_module = class_hook (S, tracer_cls, "call_module");
-  st->def_path_of_module = class_hook (S, tracer_cls, "path_of_module");
-  st->def_is_leaf_module = class_hook (S, tracer_cls, "is_leaf_module");
-  st->def_getattr = class_hook (S, tracer_cls, "getattr");
+  for (int h = 0; h < N_HOOKS; h++)
+    st->hooks[h].def = class_hook (S, tracer_cls, st->hooks[h].name->data);
   st->graph_create_node = class_hook (S, st->graph_cls, "create_node");
   *result = fx_value_none ();
   return TRUE;
@@ -1671,6 +1660,14 @@ fx_tracer_natives_add (FxScriptModule *glue)
   st->n_getattr = sc_intern_cstr ("getattr");
   st->n_forward = sc_intern_cstr ("forward");
   st->n_fx_c_tracer = sc_intern_cstr ("_fx_c_tracer");
+  st->hooks[HOOK_CREATE_ARG].name = st->n_create_arg;
+  st->hooks[HOOK_CREATE_NODE].name = st->n_create_node;
+  st->hooks[HOOK_PROXY].name = st->n_proxy;
+  st->hooks[HOOK_CREATE_PROXY].name = st->n_create_proxy;
+  st->hooks[HOOK_PATH_OF_MODULE].name = st->n_path_of_module;
+  st->hooks[HOOK_IS_LEAF_MODULE].name = st->n_is_leaf_module;
+  st->hooks[HOOK_CALL_MODULE].name = st->n_call_module;
+  st->hooks[HOOK_GETATTR].name = st->n_getattr;
   st->k_call_function = fx_value_str ("call_function");
   st->k_call_method = fx_value_str ("call_method");
   st->k_call_module = fx_value_str ("call_module");
