@@ -512,6 +512,27 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 #define STREAM_KC 128
 #define STREAM_MAX_DOTS 2
 
+/* The epilogue of one tile: ep's per-row pointers moved to the tile's first row, residual to
+ * its first row and column. */
+typedef struct {
+  const float *bias, *scale_shift, *residual;
+  int64_t ldr;
+  gboolean relu;
+} TileEpilogue;
+
+/* FxGemmEpilogue's steps on one element, scalar (the dot-product columns). */
+static inline float
+epilogue_scalar (const TileEpilogue *ep, int i, const float *res, float v)
+{
+  if (ep->bias)
+    v = v + ep->bias[i];
+  if (ep->scale_shift)
+    v = v * ep->scale_shift[2 * i] + ep->scale_shift[2 * i + 1];
+  if (res)
+    v = v + *res;
+  return ep->relu && v < 0 ? 0.f : v;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
@@ -524,7 +545,7 @@ __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline
 stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const float *a,
              int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
              const __mmask16 *masks, gboolean accumulate, const float *dots, int64_t ld_dots,
-             int n_dots, float *cd)
+             int n_dots, float *cd, const TileEpilogue *ep, int64_t nd0)
 {
   __m512 acc[STREAM_MR][4];
   const __mmask16 last = masks[nv - 1];
@@ -545,13 +566,35 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
         }
     }
   for (int i = 0; i < mr; i++)
-    for (int v = 0; v < nv; v++)
-      {
-        if (full || v < nv - 1)
-          _mm512_storeu_ps (c + i * ldc + 16 * v, acc[i][v]);
-        else
-          _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, acc[i][v]);
-      }
+    {
+      if (ep)
+        {
+          /* the epilogue as FxGemmEpilogue orders it, multiply and add apart */
+          const __m512 zero = _mm512_setzero_ps ();
+          const float *res = ep->residual ? ep->residual + i * ep->ldr : NULL;
+          for (int v = 0; v < nv; v++)
+            {
+              __m512 x = acc[i][v];
+              if (ep->bias)
+                x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[i]));
+              if (ep->scale_shift)
+                x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * i])),
+                                   _mm512_set1_ps (ep->scale_shift[2 * i + 1]));
+              if (res)
+                x = _mm512_add_ps (x, STREAM_LOAD (full, nv, v, last, res + 16 * v));
+              if (ep->relu)
+                x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
+              acc[i][v] = x;
+            }
+        }
+      for (int v = 0; v < nv; v++)
+        {
+          if (full || v < nv - 1)
+            _mm512_storeu_ps (c + i * ldc + 16 * v, acc[i][v]);
+          else
+            _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, acc[i][v]);
+        }
+    }
   /* the dot-product columns: cd[i·ldc + r] (+)= A's row i · dots[r] over this panel's k */
   for (int r = 0; r < n_dots; r++)
     for (int i = 0; i < mr; i++)
@@ -564,21 +607,26 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
         float t = _mm512_reduce_add_ps (s);
         for (; k < kc; k++)
           t += a[i * lda + k] * dots[r * ld_dots + k];
-        cd[i * ldc + r] = accumulate ? cd[i * ldc + r] + t : t;
+        t = accumulate ? cd[i * ldc + r] + t : t;
+        if (ep)
+          t = epilogue_scalar (ep, i, ep->residual ? ep->residual + i * ep->ldr + nd0 + r : NULL,
+                               t);
+        cd[i * ldc + r] = t;
       }
 }
 
 #define STREAM_TILE_CASE(mr, nv, full)                                                      \
   case FX_TILE_ID (mr, nv) * 2 + (full):                                                    \
     stream_tile ((mr), (nv), (full), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k,   \
-                 n_dots, cp + nd0);                                                         \
+                 n_dots, cp + nd0, tile_ep, nd0);                                           \
     break;
 /* each tile with and without a partial last vector */
 #define STREAM_TILE_CASES(mr, nv) STREAM_TILE_CASE (mr, nv, 0) STREAM_TILE_CASE (mr, nv, 1)
 
 __attribute__ ((target ("avx512f"))) static void
 sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                     const float *b, int64_t ldb, float *c, int64_t ldc)
+                     const float *b, int64_t ldb, float *c, int64_t ldc,
+                     const FxGemmEpilogue *ep)
 {
   int n_dots = 0;
   float *dots = NULL;
@@ -629,6 +677,17 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
           const float *bp = b + k0 * ldb + n0, *dp = dots ? dots + k0 : NULL;
           const float *ap = a + m0 * lda + k0;
           float *cp = c + m0 * ldc + n0;
+          /* the epilogue rides along with a tile's last panel */
+          TileEpilogue tile_ep_at;
+          const TileEpilogue *tile_ep = NULL;
+          if (ep && k0 + kc == k)
+            {
+              tile_ep_at = (TileEpilogue) {
+                ep->bias ? ep->bias + m0 : NULL,
+                ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
+                ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL, ep->ldr, ep->relu };
+              tile_ep = &tile_ep_at;
+            }
           switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, m - m0), nv) * 2 + full)
             {
             FX_TILE_CASES (STREAM_TILE_CASES)
@@ -667,18 +726,30 @@ fx_sgemm_stream_native (void)
 
 void
 fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b,
-                 int64_t ldb, float *c, int64_t ldc)
+                 int64_t ldb, float *c, int64_t ldc, const FxGemmEpilogue *ep)
 {
   if (m <= 0 || n <= 0)
     return;
+  if (ep && !ep->bias && !ep->scale_shift && !ep->residual && !ep->relu)
+    ep = NULL;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (k > 0 && fx_cpu_has_avx512 ())
     {
-      sgemm_stream_avx512 (m, n, k, a, lda, b, ldb, c, ldc);
+      sgemm_stream_avx512 (m, n, k, a, lda, b, ldb, c, ldc, ep);
       return;
     }
 #endif
   fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
+  for (int64_t i = 0; ep && i < m; i++)
+    {
+      TileEpilogue row_ep = { ep->bias ? ep->bias + i : NULL,
+                              ep->scale_shift ? ep->scale_shift + 2 * i : NULL, NULL, 0,
+                              ep->relu };
+      for (int64_t x = 0; x < n; x++)
+        c[i * ldc + x] = epilogue_scalar (&row_ep, 0,
+                                          ep->residual ? ep->residual + i * ep->ldr + x : NULL,
+                                          c[i * ldc + x]);
+    }
 }
 
 #define DEFINE_GEMV_FALLBACK(name, T)                                                       \

@@ -48,9 +48,22 @@ void         fx_dgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n,
  * element of A is read once per 64 columns of C and broadcast against rows of B. For the
  * convolutions' products, whose A (the weights) is big and used against few columns, where
  * a packing gemm spends as long copying A as multiplying. Uses AVX-512 when the CPU has it,
- * else it is fx_sgemm (beta 0). */
+ * else it is fx_sgemm (beta 0). ep (or NULL) finishes each element as FxGemmEpilogue says. */
+/* What fx_sgemm_stream does to each element of C once its sum is complete, while it is in a
+ * register, in this order (each step optional): + bias[i]; × scale_shift[2i] +
+ * scale_shift[2i + 1]; + residual[i·ldr + j]; relu (v < 0: 0). Single float operations,
+ * never fused into one, so the results are those of the steps run one after another. */
+typedef struct {
+  const float *bias;          /* one per row of C, or NULL */
+  const float *scale_shift;   /* two per row of C, or NULL */
+  const float *residual;      /* m × n, rows ldr apart, or NULL */
+  int64_t ldr;
+  gboolean relu;
+} FxGemmEpilogue;
+
 void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                              const float *b, int64_t ldb, float *c, int64_t ldc);
+                              const float *b, int64_t ldb, float *c, int64_t ldc,
+                              const FxGemmEpilogue *ep);
 /* TRUE when fx_sgemm_stream has its own kernel on this CPU (else it is plain fx_sgemm). */
 gboolean     fx_sgemm_stream_native (void);
 

@@ -814,7 +814,7 @@ products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, cons
       k->weight (j, b0, b1, Ub, rows * s->c + LANES);
       for (int x = 0; x < j->P; x++)
         fx_sgemm_stream (rows, nt, s->c, Ub + x * (rows * s->c + LANES), s->c, V + x * j->vstride,
-                         j->ld, M + x * (j->ob * j->ld + LANES), j->ld);
+                         j->ld, M + x * (j->ob * j->ld + LANES), j->ld, NULL);
       k->output (j, blk, b0, b1, M, b0, j->ob * j->ld + LANES);
     }
 }

@@ -180,7 +180,7 @@ test_stream_gemm (void)
         b[x] = (float) g_random_double_range (-1, 1);
       for (int64_t x = 0; x < m * ldc; x++)
         c[x] = want[x] = 12345.f;   /* the columns past n must stay untouched */
-      fx_sgemm_stream (m, n, k, a, lda, b, ldb, c, ldc);
+      fx_sgemm_stream (m, n, k, a, lda, b, ldb, c, ldc, NULL);
       fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, want, ldc);
       for (int64_t r = 0; r < m; r++)
         for (int64_t col = 0; col < ldc; col++)
@@ -195,6 +195,70 @@ test_stream_gemm (void)
                        m, n, k, r, col, c[r * ldc + col], want[r * ldc + col]);
           }
     }
+}
+
+/* fx_sgemm_stream's epilogue, applied in registers as each tile finishes (and on the
+ * dot-product columns), against the plain product followed by the same steps one by one:
+ * equal bit for bit, for each combination of the steps, on shapes with partial vectors,
+ * dot-product columns (49, 50), one or many panels and blocks of columns. */
+static void
+test_stream_gemm_epilogue (void)
+{
+  static const int64_t shapes[][3] = {
+    { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 9, 50, 200 }, { 17, 40, 150 },
+    { 6, 16, 128 }, { 20, 80, 1100 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (int steps = 0; steps < 16; steps++)
+      {
+        int64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        int64_t lda = k + 3, ldb = n + 5, ldc = n + 7, ldr = n + 2;
+        g_autofree float *a = g_new (float, m * lda), *b = g_new (float, k * ldb);
+        g_autofree float *c = g_new (float, m * ldc), *want = g_new (float, m * ldc);
+        g_autofree float *bias = g_new (float, m), *ss = g_new (float, 2 * m);
+        g_autofree float *res = g_new (float, m * ldr);
+        for (int64_t x = 0; x < m * lda; x++)
+          a[x] = (float) g_random_double_range (-1, 1);
+        for (int64_t x = 0; x < k * ldb; x++)
+          b[x] = (float) g_random_double_range (-1, 1);
+        for (int64_t x = 0; x < m; x++)
+          {
+            bias[x] = (float) g_random_double_range (-2, 2);
+            ss[2 * x] = (float) g_random_double_range (-3, 3);
+            ss[2 * x + 1] = (float) g_random_double_range (-2, 2);
+          }
+        for (int64_t x = 0; x < m * ldr; x++)
+          res[x] = (float) g_random_double_range (-4, 4);
+        for (int64_t x = 0; x < m * ldc; x++)
+          c[x] = want[x] = 12345.f;   /* the columns past n must stay untouched */
+        FxGemmEpilogue ep = { steps & 1 ? bias : NULL, steps & 2 ? ss : NULL,
+                              steps & 4 ? res : NULL, ldr, (steps & 8) != 0 };
+        fx_sgemm_stream (m, n, k, a, lda, b, ldb, c, ldc, &ep);
+        fx_sgemm_stream (m, n, k, a, lda, b, ldb, want, ldc, NULL);
+        for (int64_t r = 0; r < m; r++)
+          for (int64_t col = 0; col < n; col++)
+            {
+              volatile float v = want[r * ldc + col];
+              if (ep.bias)
+                v = v + bias[r];
+              if (ep.scale_shift)
+                {
+                  volatile float scaled = v * ss[2 * r];
+                  v = scaled + ss[2 * r + 1];
+                }
+              if (ep.residual)
+                v = v + res[r * ldr + col];
+              if (ep.relu && v < 0)
+                v = 0;
+              want[r * ldc + col] = v;
+            }
+        for (int64_t x = 0; x < m * ldc; x++)
+          if (memcmp (&c[x], &want[x], sizeof (float)) != 0)
+            g_error ("stream gemm %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                     " with epilogue steps %d: C[%" G_GINT64_FORMAT "][%" G_GINT64_FORMAT
+                     "] is %.9g, the steps one by one give %.9g", m, n, k, steps, x / ldc,
+                     x % ldc, c[x], want[x]);
+      }
 }
 
 /* One small image on two threads: the threads make the transformed input together, by
@@ -298,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
   g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
+  g_test_add_func ("/conv-winograd/stream-gemm-epilogue", test_stream_gemm_epilogue);
   g_test_add_func ("/conv-winograd/lanes-same-everywhere", test_lanes_same_everywhere);
   return g_test_run ();
 }
