@@ -516,6 +516,7 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
  * its first row and column. */
 typedef struct {
   const float *bias, *scale_shift, *residual;
+  const float *residual_dots;   /* the residual of the dot-product columns, or NULL */
   int64_t ldr;
   gboolean relu;
 } TileEpilogue;
@@ -545,7 +546,7 @@ __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline
 stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const float *a,
              int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
              const __mmask16 *masks, gboolean accumulate, const float *dots, int64_t ld_dots,
-             int n_dots, float *cd, const TileEpilogue *ep, int64_t nd0)
+             int n_dots, float *cd, const TileEpilogue *ep)
 {
   __m512 acc[STREAM_MR][4];
   const __mmask16 last = masks[nv - 1];
@@ -565,36 +566,34 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
             acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);
         }
     }
+  /* the stores, each finished as FxGemmEpilogue orders it (multiply and add apart). Fully
+   * unrolled, and acc only read: otherwise GCC kept the accumulators in memory, stored on
+   * every k of the loop above (the tiles with a partial vector ran 25% slower). */
+  const __m512 zero = _mm512_setzero_ps ();
+#pragma GCC unroll 8
   for (int i = 0; i < mr; i++)
-    {
-      if (ep)
-        {
-          /* the epilogue as FxGemmEpilogue orders it, multiply and add apart */
-          const __m512 zero = _mm512_setzero_ps ();
-          const float *res = ep->residual ? ep->residual + i * ep->ldr : NULL;
-          for (int v = 0; v < nv; v++)
-            {
-              __m512 x = acc[i][v];
-              if (ep->bias)
-                x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[i]));
-              if (ep->scale_shift)
-                x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * i])),
-                                   _mm512_set1_ps (ep->scale_shift[2 * i + 1]));
-              if (res)
-                x = _mm512_add_ps (x, STREAM_LOAD (full, nv, v, last, res + 16 * v));
-              if (ep->relu)
-                x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
-              acc[i][v] = x;
-            }
-        }
-      for (int v = 0; v < nv; v++)
-        {
-          if (full || v < nv - 1)
-            _mm512_storeu_ps (c + i * ldc + 16 * v, acc[i][v]);
-          else
-            _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, acc[i][v]);
-        }
-    }
+#pragma GCC unroll 4
+    for (int v = 0; v < nv; v++)
+      {
+        __m512 x = acc[i][v];
+        if (ep)
+          {
+            if (ep->bias)
+              x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[i]));
+            if (ep->scale_shift)
+              x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * i])),
+                                 _mm512_set1_ps (ep->scale_shift[2 * i + 1]));
+            if (ep->residual)
+              x = _mm512_add_ps (x, STREAM_LOAD (full, nv, v, last,
+                                                 ep->residual + i * ep->ldr + 16 * v));
+            if (ep->relu)
+              x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
+          }
+        if (full || v < nv - 1)
+          _mm512_storeu_ps (c + i * ldc + 16 * v, x);
+        else
+          _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, x);
+      }
   /* the dot-product columns: cd[i·ldc + r] (+)= A's row i · dots[r] over this panel's k */
   for (int r = 0; r < n_dots; r++)
     for (int i = 0; i < mr; i++)
@@ -609,8 +608,8 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
           t += a[i * lda + k] * dots[r * ld_dots + k];
         t = accumulate ? cd[i * ldc + r] + t : t;
         if (ep)
-          t = epilogue_scalar (ep, i, ep->residual ? ep->residual + i * ep->ldr + nd0 + r : NULL,
-                               t);
+          t = epilogue_scalar (ep, i, ep->residual_dots ? ep->residual_dots + i * ep->ldr + r
+                                                        : NULL, t);
         cd[i * ldc + r] = t;
       }
 }
@@ -618,7 +617,7 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
 #define STREAM_TILE_CASE(mr, nv, full)                                                      \
   case FX_TILE_ID (mr, nv) * 2 + (full):                                                    \
     stream_tile ((mr), (nv), (full), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k,   \
-                 n_dots, cp + nd0, tile_ep, nd0);                                           \
+                 n_dots, cp + nd0, tile_ep);                                                \
     break;
 /* each tile with and without a partial last vector */
 #define STREAM_TILE_CASES(mr, nv) STREAM_TILE_CASE (mr, nv, 0) STREAM_TILE_CASE (mr, nv, 1)
@@ -685,7 +684,8 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
               tile_ep_at = (TileEpilogue) {
                 ep->bias ? ep->bias + m0 : NULL,
                 ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
-                ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL, ep->ldr, ep->relu };
+                ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL,
+                ep->residual ? ep->residual + m0 * ep->ldr + n0 + nd0 : NULL, ep->ldr, ep->relu };
               tile_ep = &tile_ep_at;
             }
           switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, m - m0), nv) * 2 + full)
@@ -743,7 +743,7 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
   for (int64_t i = 0; ep && i < m; i++)
     {
       TileEpilogue row_ep = { ep->bias ? ep->bias + i : NULL,
-                              ep->scale_shift ? ep->scale_shift + 2 * i : NULL, NULL, 0,
+                              ep->scale_shift ? ep->scale_shift + 2 * i : NULL, NULL, NULL, 0,
                               ep->relu };
       for (int64_t x = 0; x < n; x++)
         c[i * ldc + x] = epilogue_scalar (&row_ep, 0,
