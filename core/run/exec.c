@@ -240,10 +240,8 @@ bind_placeholder (RunState *st, const Instr *in, FxValue *result)
  * Modules and attributes
  * ------------------------------------------------------------------------------------------ */
 
-/* The submodule at in's path, borrowed; looked up at each run (by interned atoms) so that a
- * module replaced after compiling is the one that runs. */
-static FxModule *
-resolve_module (ExecPlan *plan, const Instr *in, GError **error)
+FxModule *
+fx_run_resolve_module (ExecPlan *plan, const Instr *in, GError **error)
 {
   FxModule *m = plan->root;
   for (guint i = 0; i < in->path_keys->len; i++)
@@ -457,7 +455,7 @@ out:
 static gboolean
 exec_module (RunState *st, Instr *in, FxValue *result, GError **error)
 {
-  FxModule *m = resolve_module (st->plan, in, error);
+  FxModule *m = fx_run_resolve_module (st->plan, in, error);
   if (m == NULL)
     return FALSE;
   FxValue stack[8];

@@ -27,8 +27,7 @@ is_layer (FxModule *m, const char *type_name)
 static FxModule *
 module_now (ExecPlan *plan, const Instr *in)
 {
-  return in->op == FX_OP_CALL_MODULE ? fx_module_get_submodule (plan->root, in->path, NULL)
-                                     : NULL;
+  return in->op == FX_OP_CALL_MODULE ? fx_run_resolve_module (plan, in, NULL) : NULL;
 }
 
 /* in reads slot `from` as its only positional argument and nothing else. */
@@ -139,35 +138,68 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
 
 static const FxValue none_value = { .kind = FX_VALUE_NONE };
 
+/* The attributes a chain reads at each run, as dict keys made once (hashes cached): making
+ * a key string per lookup was a good part of a chain's set-up. */
+typedef enum {
+  KEY_WEIGHT, KEY_BIAS, KEY_RUNNING_MEAN, KEY_RUNNING_VAR, KEY_EPS, KEY_PADDING_MODE,
+  KEY_PADDING, KEY_GROUPS, KEY_STRIDE, KEY_DILATION, N_KEYS
+} AttrKey;
+
+static const FxValue *
+attr_key (AttrKey k)
+{
+  static const char *const names[N_KEYS] = {
+    "weight", "bias", "running_mean", "running_var", "eps", "padding_mode", "padding",
+    "groups", "stride", "dilation",
+  };
+  static FxValue keys[N_KEYS];
+  static gsize made;
+  if (g_once_init_enter (&made))
+    {
+      for (int i = 0; i < N_KEYS; i++)
+        {
+          keys[i] = fx_value_str (names[i]);
+          fx_str_hash (keys[i].s);
+        }
+      g_once_init_leave (&made, 1);
+    }
+  return &keys[k];
+}
+
 /* self.name as Conv2d's / _BatchNorm's forward reads it: attribute, parameter or buffer. */
 static const FxValue *
-attr (const FxModule *m, const char *name)
+attr (const FxModule *m, AttrKey name)
 {
-  FxValue key = fx_value_str (name);
+  const FxValue *key = attr_key (name);
   FxDict *tables[] = { m->attributes, m->parameters, m->buffers };
   const FxValue *v = NULL;
   for (guint t = 0; v == NULL && t < G_N_ELEMENTS (tables); t++)
-    v = tables[t] ? fx_dict_get (tables[t], &key) : NULL;
-  fx_value_clear (&key);
+    v = tables[t] ? fx_dict_get (tables[t], key) : NULL;
   return v ? v : &none_value;
 }
 
-/* A float32 tensor attribute with n elements (n < 0: any), or NULL. */
+/* v's tensor if it is float32 with n elements (n < 0: any), or NULL. */
 static FxTensor *
-f32_attr (const FxModule *m, const char *name, int64_t n)
+f32_attr_value (const FxValue *v, int64_t n)
 {
-  const FxValue *v = attr (m, name);
   if (v->kind != FX_VALUE_TENSOR || v->tensor->dtype != FX_DTYPE_FLOAT32)
     return NULL;
   return n < 0 || fx_tensor_numel (v->tensor) == n ? v->tensor : NULL;
 }
 
+/* A float32 tensor attribute with n elements (n < 0: any), or NULL. */
+static FxTensor *
+f32_attr (const FxModule *m, AttrKey name, int64_t n)
+{
+  return f32_attr_value (attr (m, name), n);
+}
+
 /* An attribute that is None or a float32 tensor of n elements. */
 static gboolean
-optional_f32 (const FxModule *m, const char *name, int64_t n, FxTensor **out)
+optional_f32 (const FxModule *m, AttrKey name, int64_t n, FxTensor **out)
 {
   const FxValue *v = attr (m, name);
-  *out = v->kind == FX_VALUE_NONE ? NULL : f32_attr (m, name, n);
+  *out = v->kind == FX_VALUE_NONE ? NULL : f32_attr_value (v, n);
   return v->kind == FX_VALUE_NONE || *out != NULL;
 }
 
@@ -192,8 +224,8 @@ int_pair (const FxValue *v, int64_t *out, int *n_out, int n)
 static gboolean
 conv_params_of (const FxModule *m, FxConvParams *p)
 {
-  const FxValue *pm = attr (m, "padding_mode"), *padding = attr (m, "padding");
-  const FxValue *groups = attr (m, "groups");
+  const FxValue *pm = attr (m, KEY_PADDING_MODE), *padding = attr (m, KEY_PADDING);
+  const FxValue *groups = attr (m, KEY_GROUPS);
   fx_conv_params_init (p);
   if (pm->kind != FX_VALUE_STR || strcmp (pm->s->data, "zeros") != 0
       || groups->kind != FX_VALUE_INT || groups->i < 1)
@@ -203,8 +235,8 @@ conv_params_of (const FxModule *m, FxConvParams *p)
     p->padding_mode = padding->s->data;   /* 'same' / 'valid': conv2d checks them */
   else if (!int_pair (padding, p->padding, &p->n_padding, 2))
     return FALSE;
-  return int_pair (attr (m, "stride"), p->stride, &p->n_stride, 2)
-         && int_pair (attr (m, "dilation"), p->dilation, &p->n_dilation, 2);
+  return int_pair (attr (m, KEY_STRIDE), p->stride, &p->n_stride, 2)
+         && int_pair (attr (m, KEY_DILATION), p->dilation, &p->n_dilation, 2);
 }
 
 const PlanArg *
@@ -223,8 +255,7 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
   int n_before_relu = head->fuse_residual_arg >= 0 ? 3 : 2;
   const Instr *bn_in = head + 1;
   const Instr *relu_in = head->fuse_len > n_before_relu ? head + n_before_relu : NULL;
-  FxModule *conv = fx_module_get_submodule (plan->root, head->path, NULL);
-  FxModule *bn = fx_module_get_submodule (plan->root, bn_in->path, NULL);
+  FxModule *conv = module_now (plan, head), *bn = module_now (plan, bn_in);
   FxConvParams p;
 
   if (!is_layer (conv, "Conv2d") || !is_layer (bn, "BatchNorm2d") || bn->training
@@ -232,18 +263,18 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
       || input->tensor->dtype != FX_DTYPE_FLOAT32)
     return FX_FUSE_FALLBACK;
   if (relu_in != NULL && relu_in->op == FX_OP_CALL_MODULE
-      && !is_layer (fx_module_get_submodule (plan->root, relu_in->path, NULL), "ReLU"))
+      && !is_layer (module_now (plan, relu_in), "ReLU"))
     return FX_FUSE_FALLBACK;
-  FxTensor *weight = f32_attr (conv, "weight", -1), *bias, *gamma, *beta;
-  if (weight == NULL || weight->ndim != 4 || !optional_f32 (conv, "bias", weight->shape[0], &bias)
+  FxTensor *weight = f32_attr (conv, KEY_WEIGHT, -1), *bias, *gamma, *beta;
+  if (weight == NULL || weight->ndim != 4 || !optional_f32 (conv, KEY_BIAS, weight->shape[0], &bias)
       || !conv_params_of (conv, &p))
     return FX_FUSE_FALLBACK;
   int64_t C = weight->shape[0];
   /* eval mode uses the running statistics only when both are there */
-  FxTensor *mean = f32_attr (bn, "running_mean", C), *var = f32_attr (bn, "running_var", C);
-  const FxValue *eps = attr (bn, "eps");
-  if (mean == NULL || var == NULL || !optional_f32 (bn, "weight", C, &gamma)
-      || !optional_f32 (bn, "bias", C, &beta)
+  FxTensor *mean = f32_attr (bn, KEY_RUNNING_MEAN, C), *var = f32_attr (bn, KEY_RUNNING_VAR, C);
+  const FxValue *eps = attr (bn, KEY_EPS);
+  if (mean == NULL || var == NULL || !optional_f32 (bn, KEY_WEIGHT, C, &gamma)
+      || !optional_f32 (bn, KEY_BIAS, C, &beta)
       || (eps->kind != FX_VALUE_FLOAT && eps->kind != FX_VALUE_INT))
     return FX_FUSE_FALLBACK;
 

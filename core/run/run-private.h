@@ -87,6 +87,10 @@ gboolean fx_exec_plan_is_pure (FxExecPlan *plan);
 gboolean fx_exec_plan_run_plain (FxExecPlan *plan, const FxValue *args, int n_args,
                                  const FxDict *kwargs, FxValue *result, GError **error);
 
+/* exec.c: the submodule at call_module in's path, borrowed; looked up at each run (by
+ * interned atoms) so that a module replaced after compiling is the one that runs. */
+FxModule *fx_run_resolve_module (ExecPlan *plan, const Instr *in, GError **error);
+
 /* fuse.c. n_uses: how many argument references each slot has. */
 void fx_run_fuse_detect (ExecPlan *plan, const int *n_uses);
 
