@@ -156,9 +156,10 @@ test_two_threads (void)
 }
 
 /* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
- * shapes that hit its edges: rows not a multiple of its 6- or 8-row tiles, columns not a multiple
- * of 16 or 64 (49, 50, 17, 34: the last one or two as dot products), k over its 128-deep
- * panels, strides wider than the rows. Both sum the same k
+ * shapes that hit its edges: rows not a multiple of its 6- or 8-row tiles, columns not a
+ * multiple of 16 or 64 (49, 50, 17, 34: the last one or two as dot products; 80, 196, 212:
+ * five vectors left, as blocks of 3 and 2), k over its 128-deep panels (one block of columns:
+ * each tile of rows through all panels), strides wider than the rows. Both sum the same k
  * products in different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
 static void
 test_stream_gemm (void)
@@ -167,6 +168,7 @@ test_stream_gemm (void)
     { 1, 1, 1 }, { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 6, 16, 128 },
     { 5, 3, 1000 }, { 33, 130, 17 }, { 9, 50, 200 }, { 4, 17, 40 }, { 12, 34, 256 },
     { 17, 40, 150 }, { 9, 48, 193 }, { 25, 33, 147 },   /* 8-row tiles, one deeper panel */
+    { 10, 80, 64 }, { 14, 196, 300 }, { 7, 212, 40 },   /* 5 vectors left: blocks of 3 + 2 */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
@@ -206,7 +208,7 @@ test_stream_gemm_epilogue (void)
 {
   static const int64_t shapes[][3] = {
     { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 9, 50, 200 }, { 17, 40, 150 },
-    { 6, 16, 128 }, { 20, 80, 1100 },
+    { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int steps = 0; steps < 16; steps++)
