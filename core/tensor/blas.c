@@ -501,12 +501,16 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 /* ---- fx_sgemm_stream: C = A·B without packing A (AVX-512) ----
  * A register tile is 8 rows × up to 48 columns or 6 rows × 64 columns of C (up to 24
  * accumulators of 16 floats); for each k it loads the vectors of B's row k and broadcasts
- * one element of each of the tile's rows of A. B is walked in panels of STREAM_KC rows × 64 columns (32 KiB, in L1)
- * that every row tile reuses (a k of up to 192 is one panel: a short second one would load
- * and store the C tiles again for a few rows); A streams through once per 64 columns. Columns past n are
- * masked; but a product of at most 64 columns whose last vector would hold one or two
- * (ResNet's 7×7 images: 49 columns) gets those as dot products with A's rows instead,
- * while they are in L1, rather than a quarter of the multiplications spent on padding. */
+ * one element of each of the tile's rows of A. B is walked in panels of STREAM_KC rows × up
+ * to 64 columns (32 KiB, in L1) that every row tile reuses (a k of up to 192 is one panel: a
+ * short second one would load and store the C tiles again for a few rows); A streams through
+ * once per block of columns, the tiles prefetching its rows ahead (it comes from memory: a
+ * forward's weights are used once). When one block holds all columns, each tile of rows takes
+ * all panels in turn instead. Columns past n are masked; but a product of at most 64 columns
+ * whose last vector would hold one or two (ResNet's 7×7 images: 49 columns) gets those as
+ * dot products with A's rows instead, while they are in L1, rather than a quarter of the
+ * multiplications spent on padding. A tile's last panel finishes its outputs in registers
+ * (FxGemmEpilogue) before storing them. */
 
 #define STREAM_MR 8   /* the most rows of a tile: 8 of up to 3 vectors, 6 of 4 */
 #define STREAM_KC 128
