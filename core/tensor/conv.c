@@ -229,8 +229,9 @@ gather2_f64 (double *dst, const double *src, int64_t n)
 
 #define DEFINE_IM2COL(name, T, gather2)                                                   \
   /* cols[(c*kh + ki)*kw + kj][j - j0] = in[c][oh*sh - ph + ki*dh][ow*sw - pw + kj*dw]      \
-   * for output positions j = oh*ow_n + ow in [j0, j1) and channels [c0, c1). Offsets stay   \
-   * integers until they are known to be inside the buffers. */                            \
+   * for output positions j = oh*ow_n + ow in [j0, j1) and channels [c0, c1), rows of cols  \
+   * ld elements apart. Offsets stay integers until they are known to be inside the         \
+   * buffers. */                                                                            \
   static void                                                                             \
   name (const Geom *g, const T *in, T *cols, int64_t c0, int64_t c1, int64_t j0,          \
         int64_t j1, int64_t ld)                                                           \
