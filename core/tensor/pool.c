@@ -890,17 +890,22 @@ adaptive_run (FxTensor *input, int64_t oh, int64_t ow, gboolean is_max, FxTensor
 }
 
 /* dst[p] = mean of plane p (hw values), summed in double for float32 too (no drift over big
- * planes); NaN for empty planes. */
+ * planes); NaN for empty planes. Eight planes at a time, each summed in order: one plane's
+ * chain of dependent adds left the adder idle (ResNet-50's 2048 planes of 49 took 48 us). */
+#define PLANE_MEANS_GROUP 8
 #define DEFINE_PLANE_MEANS(name, T)                                                       \
   static void                                                                             \
   name (const T *src, T *dst, int64_t planes, int64_t hw)                                 \
   {                                                                                       \
-    for (int64_t p = 0; p < planes; p++)                                                  \
+    for (int64_t p0 = 0; p0 < planes; p0 += PLANE_MEANS_GROUP)                            \
       {                                                                                   \
-        double sum = 0;                                                                   \
+        int np = (int) MIN ((int64_t) PLANE_MEANS_GROUP, planes - p0);                    \
+        double sum[PLANE_MEANS_GROUP] = { 0 };                                            \
         for (int64_t i = 0; i < hw; i++)                                                  \
-          sum += src[p * hw + i];                                                         \
-        dst[p] = (T) (hw > 0 ? sum / hw : NAN);                                           \
+          for (int q = 0; q < np; q++)                                                    \
+            sum[q] += src[(p0 + q) * hw + i];                                             \
+        for (int q = 0; q < np; q++)                                                      \
+          dst[p0 + q] = (T) (hw > 0 ? sum[q] / hw : NAN);                                 \
       }                                                                                   \
   }
 DEFINE_PLANE_MEANS (plane_means_f32, float)
