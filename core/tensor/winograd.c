@@ -360,10 +360,19 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   /* Narrow images (8 tiles a row or fewer: ResNet's 28×28 and 14×14 layers): a vector of
    * tiles spans two tile rows, and its interleaved line holds both rows' outputs. */
   const int64_t rows_per_vector = j->tw <= LANES / 2 ? 2 : 1;
+  /* Without a residual, conv2d_fused's epilogue (BatchNorm's scale and shift, the ReLU) is
+   * applied to y in registers; with one, to each output row after its interleaving, since
+   * the residual is added before the ReLU. The same operations in the same order either
+   * way: a multiply and an add apart, then v < 0 ? 0 : v. */
+  const FxConvEpilogue *ep = j->ep;
+  const gboolean ep_in_regs = ep != NULL && ep->residual == NULL;
   for (int64_t o = o0; o < o1; o++)
     {
       float *plane = j->out + (n * s->o + o) * s->oh * s->ow;
       float bias = j->bias ? j->bias[o] : 0.f;
+      const v16 zero = { 0 };
+      const v16 scale = zero + (ep ? ep->scale_shift[2 * o] : 1.f);
+      const v16 shift = zero + (ep ? ep->scale_shift[2 * o + 1] : 0.f);
       for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
         for (int64_t tx = 0; tx < j->tw; tx += LANES)
           {
@@ -385,6 +394,14 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
                 if (j->bias)
                   for (int k = 0; k < m; k++)
                     y[k] += bias;
+                if (ep_in_regs)
+                  for (int k = 0; k < m; k++)
+                    {
+                      v16 v = y[k] * scale;
+                      v = v + shift;
+                      /* v < 0 ? 0 : v, lane by lane (a NaN stays) */
+                      y[k] = ep->relu ? (v16) ((v16i) v & ~(v < zero)) : v;
+                    }
                 if (a == 6)
                   {
                     v16 lo01 = SHUF (y[0], y[1], ZIP_LO), hi01 = SHUF (y[0], y[1], ZIP_HI);
@@ -405,9 +422,9 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
                     float *seg = line[i] + q * j->tw * m, *dst = plane + row * s->ow + x0;
                     if (row >= s->oh)
                       break;
-                    if (j->ep)
-                      fx_conv_epilogue_row (j->ep, o, seg,
-                                            fx_conv_epilogue_residual_at (j->ep, j->out, dst),
+                    if (ep != NULL && !ep_in_regs)
+                      fx_conv_epilogue_row (ep, o, seg,
+                                            fx_conv_epilogue_residual_at (ep, j->out, dst),
                                             count);
                     copy_floats (dst, seg, count);
                   }
