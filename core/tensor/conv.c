@@ -107,16 +107,20 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
         return FALSE;
       }
 
-  g_autofree char *wstr = list_str (wd, ws);
-  g_autofree char *istr = list_str (k, input->shape);
+  /* the shapes as text, made only for an error message (formatting them on every call was
+   * a tenth of a small conv's time) */
+  g_autofree char *wstr = NULL, *istr = NULL;
+#define SHAPES_TEXT() (wstr = list_str (wd, ws), istr = list_str (k, input->shape))
   if (wd != k)
     {
+      SHAPES_TEXT ();
       SET_ERROR_SHAPES (error, "Expected %d-dimensional input for %d-dimensional weight %s, "
                         "but got %d-dimensional input of size %s instead", wd, wd, wstr, k, istr);
       return FALSE;
     }
   if (ws[0] < groups)
     {
+      SHAPES_TEXT ();
       SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be at "
                         "least %" G_GINT64_FORMAT " at dimension 0, but got weight of size %s "
                         "instead", groups, groups, wstr);
@@ -124,6 +128,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
     }
   if (ws[0] % groups != 0)
     {
+      SHAPES_TEXT ();
       SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", expected weight to be "
                         "divisible by %" G_GINT64_FORMAT " at dimension 0, but got weight of "
                         "size [%s] instead", groups, groups, wstr);
@@ -133,6 +138,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
     {
       if (input->shape[1] != ws[1] * groups)
         {
+          SHAPES_TEXT ();
           SET_ERROR_SHAPES (error, "Given groups=%" G_GINT64_FORMAT ", weight of size %s, "
                             "expected input%s to have %" G_GINT64_FORMAT " channels, but got %"
                             G_GINT64_FORMAT " channels instead", groups, wstr, istr,
@@ -142,6 +148,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
       if (bias != NULL && !(bias->ndim == 1 && bias->shape[0] == ws[0]))
         {
           g_autofree char *bstr = list_str (bias->ndim, bias->shape);
+          SHAPES_TEXT ();
           SET_ERROR_SHAPES (error, "Given weight of size %s, expected bias to be 1-dimensional "
                             "with %" G_GINT64_FORMAT " elements, but got bias of size %s "
                             "instead", wstr, ws[0], bstr);
@@ -159,6 +166,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
       if (!fits)
         {
           g_autofree char *a = x_str (k - 2, in_shape), *b = x_str (k - 2, k_shape);
+          SHAPES_TEXT ();
           SET_ERROR_SHAPES (error, "Calculated padded input size per channel: (%s). Kernel "
                             "size: (%s). Kernel size can't be greater than actual input size",
                             a, b);
@@ -169,6 +177,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
     {
       if (input->shape[1] != ws[0])
         {
+          SHAPES_TEXT ();
           SET_ERROR_SHAPES (error, "Given transposed=1, weight of size %s, expected input%s to "
                             "have %" G_GINT64_FORMAT " channels, but got %" G_GINT64_FORMAT
                             " channels instead", wstr, istr, ws[0], input->shape[1]);
@@ -177,6 +186,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
       if (bias != NULL && !(bias->ndim == 1 && bias->shape[0] == ws[1] * groups))
         {
           g_autofree char *bstr = list_str (bias->ndim, bias->shape);
+          SHAPES_TEXT ();
           SET_ERROR_SHAPES (error, "Given transposed=1, weight of size %s, expected bias to be "
                             "1-dimensional with %" G_GINT64_FORMAT " elements, but got bias of "
                             "size %s instead", wstr, ws[1] * groups, bstr);
@@ -184,6 +194,7 @@ check_shape_forward (FxTensor *input, FxTensor *weight, FxTensor *bias, const Co
         }
     }
   return TRUE;
+#undef SHAPES_TEXT
 }
 
 /* ---- compute ---- */
