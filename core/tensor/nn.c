@@ -62,24 +62,19 @@ param_at (const FxTensor *t, int64_t i, double def)
   return t ? fx_tensor_get_double (t, i) : def;
 }
 
-/* The first n elements of a parameter as doubles (all `def` when t is NULL); contiguous
- * float tensors are read directly, the rest element by element. g_free. */
-static double *
-param_vector (const FxTensor *t, int64_t n, double def)
+/* t's data, when t is a contiguous float32 tensor (the usual parameter), else NULL. */
+static const float *
+plain_f32 (const FxTensor *t)
 {
-  double *v = g_new (double, MAX (n, 1));
-  if (t != NULL && fx_tensor_is_contiguous (t) && t->dtype == FX_DTYPE_FLOAT32)
-    {
-      /* the pointer once: called per element (no strict aliasing lets it be hoisted), it
-       * was most of a fused conv's 14 µs of BatchNorm set-up */
-      const float *data = fx_tensor_data (t);
-      for (int64_t i = 0; i < n; i++)
-        v[i] = data[i];
-    }
-  else
-    for (int64_t i = 0; i < n; i++)
-      v[i] = param_at (t, i, def);
-  return v;
+  return t != NULL && t->dtype == FX_DTYPE_FLOAT32 && fx_tensor_is_contiguous (t)
+         ? fx_tensor_data (t) : NULL;
+}
+
+/* Element i of a parameter as param_at gives it, read from data when t has plain data. */
+static inline double
+param_elem (const FxTensor *t, const float *data, int64_t i, double def)
+{
+  return data != NULL ? data[i] : param_at (t, i, def);
 }
 
 static void
@@ -131,24 +126,24 @@ affine_run (const FxTensor *in, FxTensor *out, int64_t start, int64_t n, double 
     }
 }
 
-/* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. */
+/* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. Plain
+ * float32 parameters are read in place: copying them first was most of a fused conv's
+ * set-up, which does this on every run. */
 static double *
 eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, FxTensor *bias,
              double eps, int64_t C)
 {
   double *ab = g_new (double, 2 * MAX (C, 1));
-  double *w = param_vector (weight, C, 1.0), *b = param_vector (bias, C, 0.0);
-  double *rm = param_vector (running_mean, C, 0.0), *rv = param_vector (running_var, C, 1.0);
+  const float *wd = plain_f32 (weight), *bd = plain_f32 (bias);
+  const float *md = plain_f32 (running_mean), *vd = plain_f32 (running_var);
   for (int64_t ch = 0; ch < C; ch++)
     {
-      double invstd = 1.0 / sqrt (rv[ch] + eps);
-      ab[2 * ch] = w[ch] * invstd;
-      ab[2 * ch + 1] = b[ch] - rm[ch] * w[ch] * invstd;
+      double w = param_elem (weight, wd, ch, 1.0), b = param_elem (bias, bd, ch, 0.0);
+      double rm = param_elem (running_mean, md, ch, 0.0);
+      double invstd = 1.0 / sqrt (param_elem (running_var, vd, ch, 1.0) + eps);
+      ab[2 * ch] = w * invstd;
+      ab[2 * ch + 1] = b - rm * w * invstd;
     }
-  g_free (w);
-  g_free (b);
-  g_free (rm);
-  g_free (rv);
   return ab;
 }
 
@@ -156,29 +151,8 @@ float *
 fx_batch_norm_eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight,
                            FxTensor *bias, double eps, int64_t channels)
 {
-  float *f = g_new (float, 2 * MAX (channels, 1));
-  const FxTensor *all[] = { running_mean, running_var, weight, bias };
-  gboolean plain = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
-    plain = plain && (all[i] == NULL ? i >= 2 : all[i]->dtype == FX_DTYPE_FLOAT32
-                                                && fx_tensor_is_contiguous (all[i]));
-  if (plain)
-    {
-      /* eval_coeffs' arithmetic, straight from the float32 data (a fused conv does this on
-       * every run; the copies and allocations were most of its time) */
-      const float *rm = fx_tensor_data (running_mean), *rv = fx_tensor_data (running_var);
-      const float *w = weight ? fx_tensor_data (weight) : NULL;
-      const float *b = bias ? fx_tensor_data (bias) : NULL;
-      for (int64_t ch = 0; ch < channels; ch++)
-        {
-          double wc = w ? w[ch] : 1.0, bc = b ? b[ch] : 0.0;
-          double invstd = 1.0 / sqrt ((double) rv[ch] + eps);
-          f[2 * ch] = (float) (wc * invstd);
-          f[2 * ch + 1] = (float) (bc - (double) rm[ch] * wc * invstd);
-        }
-      return f;
-    }
   double *ab = eval_coeffs (running_mean, running_var, weight, bias, eps, channels);
+  float *f = g_new (float, 2 * MAX (channels, 1));
   for (int64_t i = 0; i < 2 * channels; i++)
     f[i] = (float) ab[i];   /* as affine_run rounds them for float32 data */
   g_free (ab);
