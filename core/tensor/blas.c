@@ -526,17 +526,19 @@ typedef struct {
   gboolean relu;
 } TileEpilogue;
 
-/* FxGemmEpilogue's steps on one element, scalar (the dot-product columns). */
+/* FxGemmEpilogue's steps on one element of a row, scalar: bias and scale_shift point at the
+ * row's entries (or are NULL), res at the element's residual (or is NULL). */
 static inline float
-epilogue_scalar (const TileEpilogue *ep, int i, const float *res, float v)
+epilogue_scalar (const float *bias, const float *scale_shift, gboolean relu, const float *res,
+                 float v)
 {
-  if (ep->bias)
-    v = v + ep->bias[i];
-  if (ep->scale_shift)
-    v = v * ep->scale_shift[2 * i] + ep->scale_shift[2 * i + 1];
+  if (bias)
+    v = v + *bias;
+  if (scale_shift)
+    v = v * scale_shift[0] + scale_shift[1];
   if (res)
     v = v + *res;
-  return ep->relu && v < 0 ? 0.f : v;
+  return relu && v < 0 ? 0.f : v;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -626,8 +628,10 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
           t += a[i * lda + k] * dots[r * ld_dots + k];
         t = accumulate ? cd[i * ldc + r] + t : t;
         if (ep)
-          t = epilogue_scalar (ep, i, ep->residual_dots ? ep->residual_dots + i * ep->ldr + r
-                                                        : NULL, t);
+          t = epilogue_scalar (ep->bias ? ep->bias + i : NULL,
+                               ep->scale_shift ? ep->scale_shift + 2 * i : NULL, ep->relu,
+                               ep->residual_dots ? ep->residual_dots + i * ep->ldr + r : NULL,
+                               t);
         cd[i * ldc + r] = t;
       }
 }
@@ -761,14 +765,62 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
     }
 #endif
   fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
-  for (int64_t i = 0; ep && i < m; i++)
+  if (ep)
+    fx_gemm_epilogue_rows (ep, c, ldc, m, n);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* fx_gemm_epilogue_rows sixteen lanes at a time: the multiply and the add apart (this file
+ * is built with -ffp-contract=off), relu's `v < 0 ? 0 : v` as a mask — the same results,
+ * lane for lane, as epilogue_scalar's. */
+__attribute__ ((target ("avx512f"))) static void
+epilogue_rows_avx512 (const FxGemmEpilogue *ep, float *c, int64_t ldc, int64_t m, int64_t n)
+{
+  const __m512 zero = _mm512_setzero_ps ();
+  for (int64_t i = 0; i < m; i++)
     {
-      TileEpilogue row_ep = { ep->bias ? ep->bias + i : NULL,
-                              ep->scale_shift ? ep->scale_shift + 2 * i : NULL, NULL, NULL, 0,
-                              ep->relu };
+      float *row = c + i * ldc;
+      const float *res = ep->residual ? ep->residual + i * ep->ldr : NULL;
+      const __m512 bias = _mm512_set1_ps (ep->bias ? ep->bias[i] : 0.f);
+      const __m512 scale = _mm512_set1_ps (ep->scale_shift ? ep->scale_shift[2 * i] : 1.f);
+      const __m512 shift = _mm512_set1_ps (ep->scale_shift ? ep->scale_shift[2 * i + 1] : 0.f);
+      for (int64_t x = 0; x < n; x += 16)
+        {
+          __mmask16 k = n - x >= 16 ? 0xffff : (__mmask16) ((1u << (n - x)) - 1);
+          __m512 v = _mm512_maskz_loadu_ps (k, row + x);
+          if (ep->bias)
+            v = _mm512_add_ps (v, bias);
+          if (ep->scale_shift)
+            v = _mm512_add_ps (_mm512_mul_ps (v, scale), shift);
+          if (res != NULL)
+            v = _mm512_add_ps (v, _mm512_maskz_loadu_ps (k, res + x));
+          if (ep->relu)
+            v = _mm512_mask_mov_ps (v, _mm512_cmp_ps_mask (v, zero, _CMP_LT_OQ), zero);
+          _mm512_mask_storeu_ps (row + x, k, v);
+        }
+    }
+}
+#endif
+
+void
+fx_gemm_epilogue_rows (const FxGemmEpilogue *ep, float *c, int64_t ldc, int64_t m, int64_t n)
+{
+  if (!ep->bias && !ep->scale_shift && !ep->residual && !ep->relu)
+    return;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (fx_cpu_has_avx512 ())
+    {
+      epilogue_rows_avx512 (ep, c, ldc, m, n);
+      return;
+    }
+#endif
+  for (int64_t i = 0; i < m; i++)
+    {
+      const float *bias = ep->bias ? ep->bias + i : NULL;
+      const float *scale_shift = ep->scale_shift ? ep->scale_shift + 2 * i : NULL;
+      const float *res = ep->residual ? ep->residual + i * ep->ldr : NULL;
       for (int64_t x = 0; x < n; x++)
-        c[i * ldc + x] = epilogue_scalar (&row_ep, 0,
-                                          ep->residual ? ep->residual + i * ep->ldr + x : NULL,
+        c[i * ldc + x] = epilogue_scalar (bias, scale_shift, ep->relu, res ? res + x : NULL,
                                           c[i * ldc + x]);
     }
 }

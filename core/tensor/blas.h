@@ -44,11 +44,6 @@ void         fx_sgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n,
 void         fx_dgemm (gboolean trans_a, gboolean trans_b, int64_t m, int64_t n, int64_t k,
                        double alpha, const double *a, int64_t lda, const double *b, int64_t ldb,
                        double beta, double *c, int64_t ldc);
-/* C[m,n] = A[m,k] · B[k,n], all row-major, on the calling thread, without packing A: each
- * element of A is read once per 64 columns of C and broadcast against rows of B. For the
- * convolutions' products, whose A (the weights) is big and used against few columns, where
- * a packing gemm spends as long copying A as multiplying. Uses AVX-512 when the CPU has it,
- * else it is fx_sgemm (beta 0). ep (or NULL) finishes each element as FxGemmEpilogue says. */
 /* What fx_sgemm_stream does to each element of C once its sum is complete, while it is in a
  * register, in this order (each step optional): + bias[i]; × scale_shift[2i] +
  * scale_shift[2i + 1]; + residual[i·ldr + j]; relu (v < 0: 0). Single float operations,
@@ -61,9 +56,18 @@ typedef struct {
   gboolean relu;
 } FxGemmEpilogue;
 
+/* C[m,n] = A[m,k] · B[k,n], all row-major, on the calling thread, without packing A: each
+ * element of A is read once per 64 columns of C and broadcast against rows of B. For the
+ * convolutions' products, whose A (the weights) is big and used against few columns, where
+ * a packing gemm spends as long copying A as multiplying. Uses AVX-512 when the CPU has it,
+ * else it is fx_sgemm (beta 0). ep (or NULL) finishes each element as FxGemmEpilogue says. */
 void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                               const float *b, int64_t ldb, float *c, int64_t ldc,
                               const FxGemmEpilogue *ep);
+/* ep's steps on rows [0, m) of n elements of C, ldc apart, in place: the same operations as
+ * fx_sgemm_stream's, for outputs made some other way (AVX-512 when the CPU has it). */
+void         fx_gemm_epilogue_rows (const FxGemmEpilogue *ep, float *c, int64_t ldc,
+                                    int64_t m, int64_t n);
 /* TRUE when fx_sgemm_stream has its own kernel on this CPU (else it is plain fx_sgemm). */
 gboolean     fx_sgemm_stream_native (void);
 

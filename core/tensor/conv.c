@@ -607,62 +607,12 @@ typedef struct {
   guint64 call;               /* slices of channels: this call's number (cols_made) */
 } GemmConvJob;
 
-#if defined(__x86_64__) && defined(__GNUC__)
-/* fx_conv_epilogue_row sixteen lanes at a time (the SSE2 loop was 6% of a ResNet-50
- * forward): a multiply and an add, never fused (this file is built with -ffp-contract=off),
- * the residual add, and relu's `v < 0 ? 0 : v` as a mask — the same results, lane for lane. */
-__attribute__ ((target ("avx512f"))) static void
-epilogue_row_avx512 (float *row, const float *res, int64_t width, float a, float b,
-                     gboolean relu)
-{
-  const __m512 va = _mm512_set1_ps (a), vb = _mm512_set1_ps (b), zero = _mm512_setzero_ps ();
-  for (int64_t x = 0; x < width; x += 16)
-    {
-      __mmask16 k = width - x >= 16 ? 0xffff : (__mmask16) ((1u << (width - x)) - 1);
-      __m512 v = _mm512_add_ps (_mm512_mul_ps (_mm512_maskz_loadu_ps (k, row + x), va), vb);
-      if (res != NULL)
-        v = _mm512_add_ps (v, _mm512_maskz_loadu_ps (k, res + x));
-      if (relu)
-        v = _mm512_mask_mov_ps (v, _mm512_cmp_ps_mask (v, zero, _CMP_LT_OQ), zero);
-      _mm512_mask_storeu_ps (row + x, k, v);
-    }
-}
-#endif
-
 void
 fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row, const float *res,
                       int64_t width)
 {
-  float a = ep->scale_shift[2 * channel], b = ep->scale_shift[2 * channel + 1];
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (fx_cpu_has_avx512 ())
-    {
-      epilogue_row_avx512 (row, res, width, a, b, ep->relu);
-      return;
-    }
-#endif
-  if (res && ep->relu)
-    for (int64_t x = 0; x < width; x++)
-      {
-        float v = row[x] * a + b;
-        v = v + res[x];
-        row[x] = v < 0 ? 0.f : v;
-      }
-  else if (res)
-    for (int64_t x = 0; x < width; x++)
-      {
-        float v = row[x] * a + b;
-        row[x] = v + res[x];
-      }
-  else if (ep->relu)
-    for (int64_t x = 0; x < width; x++)
-      {
-        float v = row[x] * a + b;
-        row[x] = v < 0 ? 0.f : v;
-      }
-  else
-    for (int64_t x = 0; x < width; x++)
-      row[x] = row[x] * a + b;
+  FxGemmEpilogue gep = { NULL, ep->scale_shift + 2 * channel, res, width, ep->relu };
+  fx_gemm_epilogue_rows (&gep, row, width, 1, width);
 }
 
 /* fx_conv_epilogue_row on rows [0, m) of `width` values, `ld` apart, of output channels
@@ -671,8 +621,8 @@ static void
 epilogue_rows (const FxConvEpilogue *ep, float *out, const float *res, int64_t o0, int64_t m,
                int64_t width, int64_t ld)
 {
-  for (int64_t r = 0; r < m; r++)
-    fx_conv_epilogue_row (ep, o0 + r, out + r * ld, res ? res + r * ld : NULL, width);
+  FxGemmEpilogue gep = { NULL, ep->scale_shift + 2 * o0, res, ld, ep->relu };
+  fx_gemm_epilogue_rows (&gep, out, ld, m, width);
 }
 
 const float *
@@ -947,17 +897,13 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
                 g_assert_not_reached ();
               }
         }
-      /* then the bias, as after fx_sgemm_stream, and the epilogue, while the row is in cache */
-      for (int64_t o = 0; o < g->o; o++)
-        {
-          float *row = out_row + o * plane;
-          if (j->bias)
-            for (int64_t x = 0; x < g->ow; x++)
-              row[x] += j->bias[o];
-          if (j->ep)
-            fx_conv_epilogue_row (j->ep, o, row, fx_conv_epilogue_residual_at (j->ep, j->out, row),
-                                  g->ow);
-        }
+      /* then the bias and the epilogue, as fx_sgemm_stream applies them, while the row is in
+       * cache */
+      const FxConvEpilogue *ep = j->ep;
+      FxGemmEpilogue gep = {
+        j->bias, ep ? ep->scale_shift : NULL,
+        ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane, ep && ep->relu };
+      fx_gemm_epilogue_rows (&gep, out_row, plane, g->o, g->ow);
     }
 }
 
