@@ -291,6 +291,17 @@ best_fusion_off_on (ChainRun *c, double wall[2], double cpu[2])
       }
 }
 
+/* A 1×3×224×224 image of randn(seed 0), as bench_run_torch.py gives torch. */
+static FxValue
+random_image (void)
+{
+  int64_t shape[4] = { 1, 3, 224, 224 };
+  FxGenerator *gen = fx_generator_new (0);
+  FxValue image = fx_value_take_tensor (fx_randn (FX_DTYPE_FLOAT32, 4, shape, gen, NULL));
+  fx_generator_free (gen);
+  return image;
+}
+
 static void
 bench_resnet (const char *dir, const char *name, GHashTable *py)
 {
@@ -305,12 +316,7 @@ bench_resnet (const char *dir, const char *name, GHashTable *py)
     }
   g_autoptr (FxExecPlan) plan = fx_exec_plan_new (gm, &error);
   g_assert_no_error (error);
-  /* a random image, as bench_run_torch.py gives torch */
-  int64_t shape[4] = { 1, 3, 224, 224 };
-  FxGenerator *gen = fx_generator_new (0);
-  ChainRun c = { plan, NULL, fx_value_take_tensor (fx_randn (FX_DTYPE_FLOAT32, 4, shape, gen,
-                                                             NULL)) };
-  fx_generator_free (gen);
+  ChainRun c = { plan, NULL, random_image () };
 
   /* Peaks in fresh processes, one model each: in this one, earlier runs' freed memory and
    * warm caches would hide what a forward needs. */
@@ -359,12 +365,7 @@ measure_peak (const char *dir, const char *name)
   fx_blas_set_num_threads (1);    /* as the torch side: no thread pools' stacks counted */
   g_autoptr (FxGraphModule) gm = fx_trace_file (path, name, NULL, NULL, NULL);
   g_autoptr (FxExecPlan) plan = gm ? fx_exec_plan_new (gm, NULL) : NULL;
-  /* a random image, as bench_run_torch.py gives torch */
-  int64_t shape[4] = { 1, 3, 224, 224 };
-  FxGenerator *gen = fx_generator_new (0);
-  ChainRun c = { plan, NULL, fx_value_take_tensor (fx_randn (FX_DTYPE_FLOAT32, 4, shape, gen,
-                                                             NULL)) };
-  fx_generator_free (gen);
+  ChainRun c = { plan, NULL, random_image () };
   if (plan == NULL)
     return 1;
   long base = peak_reset ();
