@@ -5,6 +5,7 @@
 #include "script/torch-private.h"
 #include "script/nn-private.h"
 #include "tensor/random.h"
+#include "tensor/blas.h"
 #include "ir/checkpoint.h"
 #include "ir/safetensors.h"
 #include "fx-error.h"
@@ -1508,10 +1509,28 @@ fn_noop (TORCH_ARGS)
   return TRUE;
 }
 
+/* torch.get_num_threads / set_num_threads: libfx's compute threads (cores by default) */
 static gboolean
 fn_get_num_threads (TORCH_ARGS)
 {
-  *result = fx_value_int (1);
+  *result = fx_value_int (fx_blas_num_threads ());
+  return TRUE;
+}
+
+static gboolean
+fn_set_num_threads (TORCH_ARGS)
+{
+  if (n_args != 1 || (kwargs && fx_dict_len (kwargs) > 0))
+    return fx_script_raise (S, "TypeError",
+                            "torch.set_num_threads() takes exactly one argument (%d given)",
+                            n_args + (kwargs ? (int) fx_dict_len (kwargs) : 0));
+  if (args[0].kind != FX_VALUE_INT)
+    return fx_script_raise (S, "RuntimeError", "set_num_threads expects an int, but got %s",
+                            sc_type_name (S, &args[0]));
+  if (args[0].i <= 0)
+    return fx_script_raise (S, "RuntimeError", "set_num_threads expects a positive integer");
+  fx_blas_set_num_threads ((int) MIN (args[0].i, (int64_t) 4096));
+  *result = fx_value_none ();
   return TRUE;
 }
 
@@ -1668,7 +1687,7 @@ torch_module_init (FxScript *S, FxScriptModule *m, gpointer user_data)
   /* torch._assert is the registry op (traced through __torch_function__) */
   add_fn (m, "as_tensor", fn_as_tensor, st);
   add_fn (m, "from_numpy", fn_from_numpy, st);
-  add_fn (m, "set_num_threads", fn_noop, st);
+  add_fn (m, "set_num_threads", fn_set_num_threads, st);
   add_fn (m, "typename", fn_typename, st);
   add_fn (m, "promote_types", fn_promote_types, st);
   add_fn (m, "set_printoptions", fn_set_printoptions, st);
