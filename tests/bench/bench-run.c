@@ -18,6 +18,31 @@ static double min_seconds = 1.0;
 
 /* ------------------------------------------------------------------ the PyTorch side */
 
+static GHashTable *
+values_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+}
+
+/* A "name value..." line into values (name → GArray of doubles). */
+static void
+parse_values_line (GHashTable *values, char *line)
+{
+  char *name = line, *p = strchr (line, ' ');
+  GArray *nums = g_array_new (FALSE, FALSE, sizeof (double));
+  while (p != NULL && *p)
+    {
+      char *next;
+      double v = g_ascii_strtod (p, &next);
+      if (next == p)
+        break;
+      g_array_append_val (nums, v);
+      p = next;
+    }
+  name[strcspn (name, " ")] = '\0';
+  g_hash_table_replace (values, g_strdup (name), nums);
+}
+
 /* A helper process's output, "name value..." lines, as name → GArray of doubles. */
 static GHashTable *
 run_process (const char *const *argv)
@@ -29,32 +54,94 @@ run_process (const char *const *argv)
   if (proc == NULL || !g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, NULL)
       || !g_subprocess_get_successful (proc))
     return NULL;
-  GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                              (GDestroyNotify) g_array_unref);
+  GHashTable *values = values_new ();
   for (char *line = strtok (out, "\n"); line != NULL; line = strtok (NULL, "\n"))
+    parse_values_line (values, line);
+  return values;
+}
+
+/* PyTorch's side as a process answering commands (bench_run_torch.py), so that its timings
+ * alternate with ours: the machine's speed drifts over minutes, and timing one side after
+ * the other measured the ratio as much as the drift. */
+typedef struct {
+  GSubprocess *proc;
+  GOutputStream *commands;
+  GDataInputStream *answers;
+} TorchSide;
+
+static void
+torch_side_stop (TorchSide *t)
+{
+  if (t == NULL)
+    return;
+  g_output_stream_write_all (t->commands, "quit\n", 5, NULL, NULL, NULL);
+  g_output_stream_close (t->commands, NULL, NULL);
+  g_subprocess_wait (t->proc, NULL, NULL);
+  g_object_unref (t->answers);
+  g_object_unref (t->proc);
+  g_free (t);
+}
+
+/* The answers to one command, or NULL when the process failed (no ratios then). */
+static GHashTable *
+torch_side_ask (TorchSide *t, const char *command, int n_answers)
+{
+  if (t == NULL)
+    return NULL;
+  g_autofree char *line = g_strdup_printf ("%s\n", command);
+  if (!g_output_stream_write_all (t->commands, line, strlen (line), NULL, NULL, NULL)
+      || !g_output_stream_flush (t->commands, NULL, NULL))
+    return NULL;
+  GHashTable *values = values_new ();
+  for (int i = 0; i < n_answers; i++)
     {
-      char *name = line, *p = strchr (line, ' ');
-      GArray *nums = g_array_new (FALSE, FALSE, sizeof (double));
-      while (p != NULL && *p)
+      g_autofree char *answer = g_data_input_stream_read_line_utf8 (t->answers, NULL, NULL,
+                                                                     NULL);
+      if (answer == NULL)
         {
-          char *next;
-          double v = g_ascii_strtod (p, &next);
-          if (next == p)
-            break;
-          g_array_append_val (nums, v);
-          p = next;
+          g_hash_table_unref (values);
+          return NULL;
         }
-      name[strcspn (name, " ")] = '\0';
-      g_hash_table_replace (values, g_strdup (name), nums);
+      parse_values_line (values, answer);
     }
   return values;
 }
 
-static GHashTable *
-run_python (const char *dir, const char *a1, const char *a2, const char *a3)
+static TorchSide *
+torch_side_start (const char *dir, int threads)
 {
   g_autofree char *script = g_build_filename (dir, "bench_run_torch.py", NULL);
-  const char *argv[] = { "/usr/bin/python3", script, a1, a2, a3, NULL };
+  g_autofree char *t = g_strdup_printf ("%d", threads);
+  g_autofree char *secs = g_strdup_printf ("%g", min_seconds);
+  g_autofree char *n = g_strdup_printf ("%d", CHAIN_LEN);
+  const char *argv[] = { "/usr/bin/python3", script, t, secs, n, NULL };
+  GSubprocess *proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE
+                                         | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                         | G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL);
+  if (proc == NULL)
+    return NULL;
+  TorchSide *side = g_new0 (TorchSide, 1);
+  side->proc = proc;
+  side->commands = g_subprocess_get_stdin_pipe (proc);
+  side->answers = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  g_autofree char *ready = g_data_input_stream_read_line_utf8 (side->answers, NULL, NULL, NULL);
+  if (ready == NULL || strcmp (ready, "ready") != 0)
+    {
+      g_subprocess_force_exit (proc);
+      g_subprocess_wait (proc, NULL, NULL);
+      g_object_unref (side->answers);
+      g_object_unref (proc);
+      g_free (side);
+      return NULL;
+    }
+  return side;
+}
+
+static GHashTable *
+run_python_peak (const char *dir, const char *model)
+{
+  g_autofree char *script = g_build_filename (dir, "bench_run_torch.py", NULL);
+  const char *argv[] = { "/usr/bin/python3", script, "--peak", model, NULL };
   return run_process (argv);
 }
 
@@ -198,8 +285,9 @@ script_chain_us (void)
 }
 
 static void
-bench_chain (GHashTable *py)
+bench_chain (TorchSide *torch)
 {
+  g_autoptr (GHashTable) py = torch_side_ask (torch, "chain", 2);
   g_autoptr (FxGraphModule) gm = make_chain (CHAIN_LEN);
   int64_t one = 1;
   ChainRun c = { fx_exec_plan_new (gm, NULL), fx_interpreter_new (gm, NULL, NULL, NULL),
@@ -302,8 +390,10 @@ random_image (void)
   return image;
 }
 
+#define ROUNDS 4
+
 static void
-bench_resnet (const char *dir, const char *name, GHashTable *py)
+bench_resnet (const char *dir, const char *name, TorchSide *torch)
 {
   g_autofree char *path = g_build_filename (dir, "bench_run_models.py", NULL);
   GError *error = NULL;
@@ -323,17 +413,31 @@ bench_resnet (const char *dir, const char *name, GHashTable *py)
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   const char *self_argv[] = { self, "--peak", name, NULL };
   g_autoptr (GHashTable) fx_peak = self ? run_process (self_argv) : NULL;
-  g_autoptr (GHashTable) torch_peak = run_python (dir, "--peak", name, NULL);
+  g_autoptr (GHashTable) torch_peak = run_python_peak (dir, name);
   double peak = torch_value (fx_peak, "peak", 1), tpeak = torch_value (torch_peak, "peak", 1);
-  /* the forward as torch's is timed: the best of back-to-back runs of the same model */
-  double t = bench_best (run_plan, &c, min_seconds, 3) * 1e3;
+  /* the forward as torch's is timed: the best of back-to-back runs of the same model, in
+   * ROUNDS rounds that alternate with torch's */
+  double t = INFINITY, tt = INFINITY, ratio[ROUNDS];
+  g_autofree char *command = g_strdup_printf ("%s %g", name, min_seconds / 2);
+  for (int r = 0; r < ROUNDS; r++)
+    {
+      g_autoptr (GHashTable) py = torch_side_ask (torch, command, 1);
+      double torch_ms = torch_value (py, name, 1);
+      double fx_ms = bench_best (run_plan, &c, min_seconds / 2, 3) * 1e3;
+      ratio[r] = torch_ms / fx_ms;
+      t = MIN (t, fx_ms);
+      tt = isnan (torch_ms) ? NAN : MIN (tt, torch_ms);
+    }
   double wall[2], cpu[2];
   best_fusion_off_on (&c, wall, cpu);
   double t_fused = wall[1] * 1e3, t_plain = wall[0] * 1e3, cpu_plain = cpu[0], cpu_on = cpu[1];
-  double tt = torch_value (py, name, 1);
   printf ("%s forward, batch 1, 224x224 (%u nodes):\n", name, fx_exec_plan_n_nodes (plan));
   printf ("  fx plan %9.2f ms   torch eager %9.2f ms   [torch/fx x%.2f; target >= x2]\n", t, tt,
           tt / t);
+  printf ("    round by round (torch's forwards, then fx's, %d times):", ROUNDS);
+  for (int r = 0; r < ROUNDS; r++)
+    printf (" x%.2f", ratio[r]);
+  printf ("\n");
   printf ("  conv→bn(→add)(→relu) fusion (%u chains): wall %.2f ms → %.2f ms [x%.2f], "
           "CPU %.2f ms → %.2f ms [x%.2f] per forward (best of N, unfused → fused)\n",
           fx_exec_plan_n_fused (plan), t_plain, t_fused, t_plain / t_fused, cpu_plain * 1e3,
@@ -392,16 +496,14 @@ main (int argc, char **argv)
   printf ("PyTorch 1.13 (/usr/bin/python3) with %d threads, measured in this run; "
           "[xR] = torch time / fx time\n", threads);
   fflush (stdout);
-  g_autofree char *t = g_strdup_printf ("%d", threads);
-  g_autofree char *secs = g_strdup_printf ("%g", min_seconds);
-  g_autofree char *n = g_strdup_printf ("%d", CHAIN_LEN);
-  g_autoptr (GHashTable) py = run_python (dir, t, secs, n);
-  if (py == NULL)
+  TorchSide *torch = torch_side_start (dir, threads);
+  if (torch == NULL)
     printf ("  (/usr/bin/python3 with torch failed: no ratios)\n");
-  bench_chain (py);
+  bench_chain (torch);
   fflush (stdout);
-  bench_resnet (dir, "resnet18", py);
+  bench_resnet (dir, "resnet18", torch);
   fflush (stdout);
-  bench_resnet (dir, "resnet50", py);
+  bench_resnet (dir, "resnet50", torch);
+  torch_side_stop (torch);
   return 0;
 }

@@ -1,8 +1,12 @@
 """PyTorch's side of bench-run.c, measured in the same run: per-node cost of a chain of N
 tiny adds through torch.fx.Interpreter and through the compiled GraphModule, and ResNet-18 /
 ResNet-50 forward at batch 1, 224x224, eager under no_grad: best time and the peak RSS the
-forward adds. Prints "name value..." lines.
+forward adds.
 Usage: bench_run_torch.py THREADS MIN_SECONDS CHAIN_LEN
+         then reads commands on stdin, one per line, and answers each with "name value"
+         lines: "chain" (both chain timings), "MODEL SECONDS" (the best forward of MODEL over
+         SECONDS, in ms; bench-run.c alternates these with its own, so that both sides are
+         timed in the same minutes of a machine whose speed drifts), "quit".
        bench_run_torch.py --peak MODEL   (in a fresh process, as bench-run.c measures it)"""
 import ctypes
 import operator
@@ -50,20 +54,29 @@ def main():
     min_seconds = float(sys.argv[2])
     n = int(sys.argv[3])
     torch.set_num_threads(threads)
-    gm = chain(n)
-    x = torch.ones(1)
-    interp = torch.fx.Interpreter(gm)
-    t = best(lambda: interp.run(x), min_seconds)
-    print(f"chain_interpreter {t / n * 1e6:.4f}", flush=True)
-    t = best(lambda: gm(x), min_seconds)
-    print(f"chain_graph_module {t / n * 1e6:.4f}", flush=True)
-
+    models = {}
     torch.manual_seed(0)
     x = torch.randn(1, 3, 224, 224)
-    for name in ("resnet18", "resnet50"):
-        model = getattr(torchvision.models, name)().eval()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if not words or words[0] == "quit":
+            break
+        if words[0] == "chain":
+            gm = chain(n)
+            one = torch.ones(1)
+            interp = torch.fx.Interpreter(gm)
+            t = best(lambda: interp.run(one), min_seconds)
+            print(f"chain_interpreter {t / n * 1e6:.4f}", flush=True)
+            t = best(lambda: gm(one), min_seconds)
+            print(f"chain_graph_module {t / n * 1e6:.4f}", flush=True)
+            continue
+        name, seconds = words[0], float(words[1])
+        if name not in models:
+            models[name] = getattr(torchvision.models, name)().eval()
+        model = models[name]
         with torch.no_grad():
-            t = best(lambda: model(x), min_seconds, 3)
+            t = best(lambda: model(x), seconds, 3)
         print(f"{name} {t * 1e3:.3f}", flush=True)
 
 
