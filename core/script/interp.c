@@ -1535,6 +1535,9 @@ fx_script_class_new (FxScript *S, const FxScriptClassInfo *info, FxScriptClass *
       cls->payload_free = info->payload_free;
       cls->class_data = info->class_data;
       cls->payload_class = cls;
+      /* its instances are objects with this payload, made by __init__, even over a builtin
+       * base (collections' mappings derive from dict): not the base's values */
+      cls->construct = NULL;
     }
   g_ptr_array_add (S->native_classes, cls);
   sc_type_modified (S);

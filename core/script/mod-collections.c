@@ -1534,7 +1534,7 @@ static FxScriptClass *
 mapping_class (FxScript *S, const char *name, MapKind kind)
 {
   FxScriptClassInfo info = { "collections", name, NULL, map_payload_new, map_payload_free, NULL };
-  FxScriptClass *cls = fx_script_class_new (S, &info, NULL);
+  FxScriptClass *cls = fx_script_class_new (S, &info, S->types[SC_T_DICT]);
   gpointer k = GINT_TO_POINTER (kind);
   static const struct { const char *name; FxScriptFunc func; } methods[] = {
     { "__init__", map_init }, { "__getitem__", map_getitem }, { "__setitem__", map_setitem },

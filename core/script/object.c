@@ -677,7 +677,8 @@ inherit_native (FxScriptClass *cls)
         cls->flags |= SC_CLASS_EXCEPTION;
       if (cls->mro[i]->flags & SC_CLASS_HAS_DICT)
         cls->flags |= SC_CLASS_HAS_DICT;
-      if (!cls->construct && cls->mro[i]->construct && cls->mro[i]->type_id != SC_T_OBJECT)
+      if (!cls->construct && cls->mro[i]->construct && cls->mro[i]->type_id != SC_T_OBJECT
+          && !(cls->payload_class && cls->payload_class->payload_new))
         cls->construct = cls->mro[i]->construct;
     }
 }
