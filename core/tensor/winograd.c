@@ -46,7 +46,6 @@ typedef struct {
   int64_t ob;                /* output channels per block of just-in-time weights */
   int64_t slice, n_slices;   /* slice mode: output channels per task, tasks per block */
   guint64 call;              /* slice mode: this call's number */
-  float *shared_V;           /* slice mode, one block: its V, made by all threads together */
   gboolean lanes;            /* products with the output channels in the lanes (below) */
   int64_t cc;                /* lanes: input channels per chunk of just-in-time weights */
 } WinoJob;
@@ -856,7 +855,11 @@ block_task (int64_t begin, int64_t end, gpointer data)
  * another: splitting the stages between the threads instead (input by channels, products
  * by point) had each stage wait for megabytes written in the other core's cache, and
  * measured barely faster than one thread. The price is the input transform made by every
- * thread; with one block (batch 1) the threads share it instead (shared_input_task below). */
+ * thread. Even with one block (batch 1), sharing it instead (each thread transforming some
+ * input channels, then reading all of V, half of it from the other core's cache) measured
+ * 8% faster only while the two vCPUs of the machine sat close together (70-80 ns from one
+ * core to the other), and 25-40% slower while they sat apart (230-260 ns): no faster than
+ * one thread then, on ResNet's 28×28 and 14×14 layers. */
 static GPrivate made_key = G_PRIVATE_INIT (g_free);   /* which block's V a thread has */
 
 static void
@@ -873,27 +876,6 @@ slice_task (int64_t begin, int64_t end, gpointer data)
         kernels ()->input (j, blk, 0, j->s->c, V, row_scratch (j));
       products_and_output (j, blk, o0, o1, V);
     }
-}
-
-/* One block (one small image): the threads first make its transformed input together,
- * by input channels, then each takes slices of output channels reading all of V — half of
- * it from the other core's cache, which costs less than making it twice: V is read again
- * for every block of output channels anyway (it outgrows L2 at 28×28), and the transform
- * made by every thread was a tenth of these layers' work. The end of the first parallel
- * loop is the barrier; a thread that is late for it leaves its share to the others. */
-static void
-shared_input_task (int64_t begin, int64_t end, gpointer data)
-{
-  WinoJob *j = data;
-  kernels ()->input (j, 0, begin, end, j->shared_V, row_scratch (j));
-}
-
-static void
-shared_slice_task (int64_t begin, int64_t end, gpointer data)
-{
-  WinoJob *j = data;
-  for (int64_t i = begin; i < end; i++)
-    products_and_output (j, 0, i * j->slice, MIN (j->s->o, (i + 1) * j->slice), j->shared_V);
 }
 
 /* Output channels per just-in-time block: a multiple of fx_sgemm_stream's 6- and 8-row
@@ -974,15 +956,7 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
         j.slice = s->o >= 2 * LANES_OB * threads ? LANES_OB
                   : (j.slice + LANES - 1) / LANES * LANES;
       j.n_slices = (s->o + j.slice - 1) / j.slice;
-      if (blocks == 1)
-        {
-          /* the caller's own V buffer: it outlives both loops, which end before it returns */
-          j.shared_V = scratch (SCRATCH_V, (gsize) j.P * j.vstride);
-          fx_parallel_for (s->c, 8, shared_input_task, &j);
-          fx_parallel_for (j.n_slices, 1, shared_slice_task, &j);
-        }
-      else
-        fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
+      fx_parallel_for (blocks * j.n_slices, 1, slice_task, &j);
     }
   fx_blas_leave_single_threaded ();
 }
