@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include <malloc.h>
+#include <stdatomic.h>
 
 #define CHAIN_LEN 2000
 
@@ -174,6 +175,51 @@ peak_reset (void)
   malloc_trim (0);
   g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
   return status_kb ("VmRSS");
+}
+
+/* ------------------------------------------------------------------ the machine's state */
+
+/* How far apart the two cores the threads run on are: the one-way time of a cache line
+ * bouncing between two threads (ns). This machine's two vCPUs move between sitting close
+ * (60-90 ns) and apart (220-260 ns) every few minutes, and everything that one thread
+ * writes and the other reads costs that much more while they are apart: the ratios below
+ * depend on it (fx's forwards 15-25% slower, torch's less). */
+#define PING_ROUNDS 20000
+
+typedef struct {
+  _Alignas (64) atomic_int turn;
+} PingLine;
+
+static gpointer
+pong (gpointer data)
+{
+  PingLine *line = data;
+  for (int i = 0; i < PING_ROUNDS; i++)
+    {
+      while (atomic_load_explicit (&line->turn, memory_order_acquire) != 2 * i + 1)
+        ;
+      atomic_store_explicit (&line->turn, 2 * i + 2, memory_order_release);
+    }
+  return NULL;
+}
+
+static double
+core_to_core_ns (void)
+{
+  g_usleep (10000);   /* libfx's workers stop spinning after a job (1 ms) and sleep */
+  PingLine *line = g_aligned_alloc0 (1, sizeof *line, 64);
+  GThread *t = g_thread_new ("pong", pong, line);
+  double t0 = bench_now ();
+  for (int i = 0; i < PING_ROUNDS; i++)
+    {
+      atomic_store_explicit (&line->turn, 2 * i + 1, memory_order_release);
+      while (atomic_load_explicit (&line->turn, memory_order_acquire) != 2 * i + 2)
+        ;
+    }
+  double ns = (bench_now () - t0) / PING_ROUNDS / 2 * 1e9;
+  g_thread_join (t);
+  g_aligned_free (line);
+  return ns;
 }
 
 /* ------------------------------------------------------------------ the chain */
@@ -417,10 +463,11 @@ bench_resnet (const char *dir, const char *name, TorchSide *torch)
   double peak = torch_value (fx_peak, "peak", 1), tpeak = torch_value (torch_peak, "peak", 1);
   /* the forward as torch's is timed: the best of back-to-back runs of the same model, in
    * ROUNDS rounds that alternate with torch's */
-  double t = INFINITY, tt = INFINITY, ratio[ROUNDS];
+  double t = INFINITY, tt = INFINITY, ratio[ROUNDS], apart[ROUNDS];
   g_autofree char *command = g_strdup_printf ("%s %g", name, min_seconds / 2);
   for (int r = 0; r < ROUNDS; r++)
     {
+      apart[r] = core_to_core_ns ();
       g_autoptr (GHashTable) py = torch_side_ask (torch, command, 1);
       double torch_ms = torch_value (py, name, 1);
       double fx_ms = bench_best (run_plan, &c, min_seconds / 2, 3) * 1e3;
@@ -437,7 +484,10 @@ bench_resnet (const char *dir, const char *name, TorchSide *torch)
   printf ("    round by round (torch's forwards, then fx's, %d times):", ROUNDS);
   for (int r = 0; r < ROUNDS; r++)
     printf (" x%.2f", ratio[r]);
-  printf ("\n");
+  printf ("; core to core before each round:");
+  for (int r = 0; r < ROUNDS; r++)
+    printf (" %.0f", apart[r]);
+  printf (" ns\n");
   printf ("  conv→bn(→add)(→relu) fusion (%u chains): wall %.2f ms → %.2f ms [x%.2f], "
           "CPU %.2f ms → %.2f ms [x%.2f] per forward (best of N, unfused → fused)\n",
           fx_exec_plan_n_fused (plan), t_plain, t_fused, t_plain / t_fused, cpu_plain * 1e3,
