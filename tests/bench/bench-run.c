@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include <malloc.h>
+#include <signal.h>
 #include <stdatomic.h>
 
 #define CHAIN_LEN 2000
@@ -68,6 +69,7 @@ typedef struct {
   GSubprocess *proc;
   GOutputStream *commands;
   GDataInputStream *answers;
+  gboolean failed;             /* it stopped answering: no more commands */
 } TorchSide;
 
 static void
@@ -75,7 +77,8 @@ torch_side_stop (TorchSide *t)
 {
   if (t == NULL)
     return;
-  g_output_stream_write_all (t->commands, "quit\n", 5, NULL, NULL, NULL);
+  if (!t->failed)
+    g_output_stream_write_all (t->commands, "quit\n", 5, NULL, NULL, NULL);
   g_output_stream_close (t->commands, NULL, NULL);
   g_subprocess_wait (t->proc, NULL, NULL);
   g_object_unref (t->answers);
@@ -87,12 +90,16 @@ torch_side_stop (TorchSide *t)
 static GHashTable *
 torch_side_ask (TorchSide *t, const char *command, int n_answers)
 {
-  if (t == NULL)
+  if (t == NULL || t->failed)
     return NULL;
   g_autofree char *line = g_strdup_printf ("%s\n", command);
   if (!g_output_stream_write_all (t->commands, line, strlen (line), NULL, NULL, NULL)
       || !g_output_stream_flush (t->commands, NULL, NULL))
-    return NULL;
+    {
+      printf ("  (the torch side stopped answering: no more ratios)\n");
+      t->failed = TRUE;
+      return NULL;
+    }
   GHashTable *values = values_new ();
   for (int i = 0; i < n_answers; i++)
     {
@@ -100,6 +107,8 @@ torch_side_ask (TorchSide *t, const char *command, int n_answers)
                                                                      NULL);
       if (answer == NULL)
         {
+          printf ("  (the torch side stopped answering: no more ratios)\n");
+          t->failed = TRUE;
           g_hash_table_unref (values);
           return NULL;
         }
@@ -540,6 +549,7 @@ main (int argc, char **argv)
   if (argc > 1)
     min_seconds = g_ascii_strtod (argv[1], NULL);
   fx_ops_init ();
+  signal (SIGPIPE, SIG_IGN);   /* a torch side that died: failed writes, not the end of us */
   int threads = fx_blas_num_threads ();
   g_autofree char *blas = fx_blas_describe ();
   printf ("bench-run: %s\n", blas);
