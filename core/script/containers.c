@@ -648,6 +648,15 @@ d_update (FxScript *S, const FxValue *self, const FxValue *a, int n, FxDict *kw,
   return TRUE;
 }
 
+/* dict.__init__(self, ...), what a subclass's __init__ calls: update, named as dict() */
+static gboolean
+d_init (FxScript *S, const FxValue *self, const FxValue *a, int n, FxDict *kw, FxValue *out)
+{
+  if (n > 1)
+    return sc_raise (S, SC_T_TYPE_ERROR, "dict expected at most 1 argument, got %d", n);
+  return d_update (S, self, a, n, kw, out);
+}
+
 static gboolean
 d_copy (FxScript *S, const FxValue *self, const FxValue *a, int n, FxDict *kw, FxValue *out)
 {
@@ -1135,6 +1144,7 @@ static const ScMethodDef dict_methods[] = {
   D ("dict", DICT, "popitem", d_popitem, NOARGS, 0, 0),
   D ("dict", DICT, "setdefault", d_setdefault, RANGE, 1, 2),
   D ("dict", DICT, "update", d_update, KW, 0, 1),
+  D ("dict", DICT, "__init__", d_init, KW, 0, 1),
   D ("dict", DICT, "copy", d_copy, NOARGS, 0, 0),
   D ("dict", DICT, "clear", d_clear, NOARGS, 0, 0),
   D ("dict", DICT, "__contains__", d_contains, ONE, 1, 1),

@@ -88,6 +88,8 @@ typedef enum {
   SC_CLASS_NATIVE = 1 << 3,      /* made with fx_script_class_new */
   SC_CLASS_HAS_DICT = 1 << 4,    /* instances have a __dict__ */
   SC_CLASS_SUBCLASSED = 1 << 5,  /* a base of some class made by sc_class_new */
+  SC_CLASS_STANDIN = 1 << 6,     /* stands in for its builtin base in Python classes (dict's:
+                                  * sc_dict_standin); __mro__ and __bases__ show the base */
 } ScClassFlags;
 
 typedef struct _ScTypeCache ScTypeCache;
@@ -354,8 +356,17 @@ struct _FxScript {
   GPtrArray *native_classes;     /* classes made by fx_script_class_new (owned) */
   int recursion_limit;           /* sys.setrecursionlimit() */
   gboolean native_class_new;     /* fx_script_class_new: builtin bases allowed */
+  FxScriptClass *dict_standin;   /* sc_dict_standin's class, made on first use */
   GPtrArray *failed_modules;     /* modules whose import failed, emptied at teardown (owned) */
 };
+
+/* mod-collections.c: the native mapping class (a subclass of dict, named dict) that a Python
+ * class written as a subclass of dict derives from instead: its instances are objects holding
+ * a dict, with dict's methods and protocols. */
+FxScriptClass *sc_dict_standin (FxScript *S);
+/* The dict a mapping object (an OrderedDict, defaultdict, Counter or Python subclass of dict)
+ * holds, or NULL for any other value: dict's own methods work on it, as on a dict. */
+FxDict        *sc_mapping_dict (FxScript *S, const FxValue *v);
 
 /* ------------------------------------------------------------------ object.c */
 

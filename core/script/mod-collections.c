@@ -581,7 +581,7 @@ fail:
 
 /* ------------------------------------------------------------------ mappings */
 
-typedef enum { MAP_ORDERED, MAP_DEFAULT, MAP_COUNTER } MapKind;
+typedef enum { MAP_ORDERED, MAP_DEFAULT, MAP_COUNTER, MAP_PLAIN } MapKind;
 
 typedef struct {
   FxDict *d;
@@ -1121,6 +1121,11 @@ map_copy (SC_NATIVE_ARGS)
   MapPayload *np;
   FxValue inst;
   MAP_BEGIN ();
+  if (kind == MAP_PLAIN)   /* dict.copy() of a subclass gives a dict */
+    {
+      *result = sc_dict_copy (p->d);
+      return TRUE;
+    }
   inst = new_like (S, &args[0], &np);
   if (!np)
     {
@@ -1277,6 +1282,15 @@ map_repr (SC_NATIVE_ARGS)
   GString *out;
   gboolean ok = TRUE;
   MAP_BEGIN ();
+  if (kind == MAP_PLAIN)   /* a Python subclass of dict: dict's repr */
+    {
+      out = g_string_new (NULL);
+      ok = repr_pairs (S, p->d, out, FALSE);
+      if (ok)
+        *result = fx_value_str (out->str);
+      g_string_free (out, TRUE);
+      return ok;
+    }
   out = g_string_new (sc_type_name (S, &args[0]));
   g_string_append_c (out, '(');
   if (kind == MAP_DEFAULT)
@@ -1533,7 +1547,8 @@ fail:
 static FxScriptClass *
 mapping_class (FxScript *S, const char *name, MapKind kind)
 {
-  FxScriptClassInfo info = { "collections", name, NULL, map_payload_new, map_payload_free, NULL };
+  FxScriptClassInfo info = { kind == MAP_PLAIN ? "builtins" : "collections", name, NULL,
+                             map_payload_new, map_payload_free, NULL };
   FxScriptClass *cls = fx_script_class_new (S, &info, S->types[SC_T_DICT]);
   gpointer k = GINT_TO_POINTER (kind);
   static const struct { const char *name; FxScriptFunc func; } methods[] = {
@@ -1541,11 +1556,13 @@ mapping_class (FxScript *S, const char *name, MapKind kind)
     { "__delitem__", map_delitem }, { "__len__", map_len }, { "__contains__", map_contains },
     { "__iter__", map_iter }, { "__repr__", map_repr }, { "get", map_get }, { "pop", map_pop },
     { "popitem", map_popitem }, { "setdefault", map_setdefault }, { "update", map_update },
-    { "clear", map_clear }, { "copy", map_copy }, { "__copy__", map_copy },
+    { "clear", map_clear }, { "copy", map_copy },
     { "__getstate__", map_getstate }, { "__setstate__", map_setstate },
   };
   for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
     fx_script_class_add_method (cls, methods[i].name, methods[i].func, k);
+  if (kind != MAP_PLAIN)   /* copy.copy of a dict subclass goes by its state, like CPython's */
+    fx_script_class_add_method (cls, "__copy__", map_copy, k);
   fx_script_class_add_method (cls, "keys", map_view, GINT_TO_POINTER (SC_T_DICT_KEYS));
   fx_script_class_add_method (cls, "values", map_view, GINT_TO_POINTER (SC_T_DICT_VALUES));
   fx_script_class_add_method (cls, "items", map_view, GINT_TO_POINTER (SC_T_DICT_ITEMS));
@@ -1563,6 +1580,9 @@ mapping_class (FxScript *S, const char *name, MapKind kind)
     case MAP_DEFAULT:
       fx_script_class_add_method (cls, "__missing__", map_missing, k);
       fx_script_class_add_property (cls, "default_factory", factory_get, factory_set, k);
+      break;
+    case MAP_PLAIN:
+      fx_script_class_add_method (cls, "__reversed__", map_reversed, k);
       break;
     case MAP_COUNTER:
       fx_script_class_add_method (cls, "__missing__", map_missing, k);
@@ -2204,6 +2224,25 @@ abc_module_init (FxScript *S, FxScriptModule *m, gpointer user_data)
       fx_script_module_set (m, abcs[i].name, fx_script_class_value (cls));
     }
   return TRUE;
+}
+
+FxDict *
+sc_mapping_dict (FxScript *S, const FxValue *v)
+{
+  FxDict *d;
+  gboolean ordered;
+  return v->kind != FX_VALUE_DICT && dict_of (S, v, &d, &ordered) ? d : NULL;
+}
+
+FxScriptClass *
+sc_dict_standin (FxScript *S)
+{
+  if (S->dict_standin == NULL)
+    {
+      S->dict_standin = mapping_class (S, "dict", MAP_PLAIN);
+      S->dict_standin->flags |= SC_CLASS_STANDIN;
+    }
+  return S->dict_standin;
 }
 
 static gboolean

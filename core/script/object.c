@@ -710,9 +710,17 @@ sc_class_new (FxScript *S, const char *module, const char *name, FxScriptClass *
 {
   FxScriptClass *cls;
   FxValue *qn = sc_dict_get_str (dict, sc_n.qualname);
+  g_autofree FxScriptClass **own_bases = NULL;
   *ok = FALSE;
   for (int i = 0; i < n_bases; i++)
     {
+      /* a Python subclass of dict derives from dict's stand-in (mod-collections.c) */
+      if (bases[i] == S->types[SC_T_DICT] && !S->native_class_new)
+        {
+          if (own_bases == NULL)
+            bases = own_bases = g_memdup2 (bases, sizeof (FxScriptClass *) * n_bases);
+          bases[i] = sc_dict_standin (S);
+        }
       if (bases[i]->flags & SC_CLASS_FINAL)
         {
           sc_raise (S, SC_T_TYPE_ERROR, "type '%s' is not an acceptable base type", bases[i]->name->data);
@@ -1257,17 +1265,31 @@ class_getattr (FxScript *S, FxScriptClass *cls, const FxValue *obj, FxStr *name,
     }
   if (name == sc_n.mro || name == sc_n.bases)
     {
+      /* a stand-in shows as the builtin it stands in for (which follows it in the MRO) */
       gboolean mro = name == sc_n.mro;
-      int n = mro ? cls->n_mro : cls->n_bases;
+      int n = mro ? cls->n_mro : cls->n_bases, len = 0;
       FxSeq *seq = fx_seq_new (n);
       for (int i = 0; i < n; i++)
-        seq->items[i] = sc_class_value (mro ? cls->mro[i] : cls->bases[i]);
+        {
+          FxScriptClass *c = mro ? cls->mro[i] : cls->bases[i];
+          if (c->flags & SC_CLASS_STANDIN)
+            {
+              if (mro)
+                continue;
+              c = c->bases[0];
+            }
+          seq->items[len++] = sc_class_value (c);
+        }
+      seq->len = len;
       *out = fx_value_take_tuple (seq);
       return 1;
     }
   if (name == sc_n.base)
     {
-      *out = cls->n_bases ? sc_class_value (cls->bases[0]) : fx_value_none ();
+      FxScriptClass *b = cls->n_bases ? cls->bases[0] : NULL;
+      if (b && (b->flags & SC_CLASS_STANDIN))
+        b = b->bases[0];
+      *out = b ? sc_class_value (b) : fx_value_none ();
       return 1;
     }
   if (name == sc_n.dict)

@@ -37,6 +37,7 @@ method_dispatch (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, F
 {
   const ScMethodDef *d = data;
   const FxValue *self = NULL;
+  FxDict *mapping = NULL;   /* dict's methods on a mapping object: the dict it holds */
   int n_kw = kwargs ? (int) fx_dict_len (kwargs) : 0;
 
   if (d->kind != SC_NATIVE_STATIC)
@@ -47,7 +48,8 @@ method_dispatch (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, F
       self = args;
       args++;
       n_args--;
-      if (d->kind == SC_NATIVE_METHOD && !self_matches (d->self, self))
+      if (d->kind == SC_NATIVE_METHOD && !self_matches (d->self, self)
+          && !(d->self == SC_SELF_DICT && (mapping = sc_mapping_dict (S, self)) != NULL))
         return sc_raise (S, SC_T_TYPE_ERROR,
                          "descriptor '%s' for '%s' objects doesn't apply to a '%s' object",
                          d->name, d->owner, sc_type_name (S, self));
@@ -90,7 +92,12 @@ method_dispatch (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, F
     case SC_ARGS_KW:
       break;
     }
-  return d->impl (S, self, args, n_args, kwargs, out);
+  if (mapping == NULL)
+    return d->impl (S, self, args, n_args, kwargs, out);
+  FxValue as_dict = fx_value_take_dict (fx_dict_ref (mapping));
+  gboolean ok = d->impl (S, &as_dict, args, n_args, kwargs, out);
+  fx_value_clear (&as_dict);
+  return ok;
 }
 
 void
