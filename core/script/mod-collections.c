@@ -1362,12 +1362,22 @@ map_fromkeys (SC_NATIVE_ARGS)
     return sc_raise (S, SC_T_TYPE_ERROR, "fromkeys expected 1 or 2 arguments");
   if (!sc_collect (S, &args[1], &keys))
     return FALSE;
-  *result = fx_script_instance_new (S, cls);
-  np = fx_script_instance_payload (result);
-  for (guint i = 0; np && i < keys->len; i++)
-    fx_dict_set (np->d, fx_value_copy (&keys->items[i]), n_args == 3 ? fx_value_copy (&args[2]) : fx_value_none ());
+  /* cls(), then d[key] = value for each key, as CPython's: through a subclass's __init__ and
+   * __setitem__ when it has them */
+  FxValue none = fx_value_none ();
+  gboolean ok = fx_script_call (S, &args[0], NULL, 0, NULL, result);
+  np = ok ? fx_script_instance_payload (result) : NULL;
+  if (ok && np == NULL)
+    {
+      fx_value_clear (result);
+      ok = sc_raise (S, SC_T_TYPE_ERROR, "fromkeys: %s() did not make a mapping", cls->name->data);
+    }
+  for (guint i = 0; ok && i < keys->len; i++)
+    ok = sc_setitem (S, result, &keys->items[i], n_args == 3 ? &args[2] : &none);
   fx_seq_unref (keys);
-  return TRUE;
+  if (!ok)
+    fx_value_clear (result);
+  return ok;
 }
 
 /* Counter: (key, count) pairs by count, largest first, ties in insertion order */

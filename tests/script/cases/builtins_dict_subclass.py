@@ -51,6 +51,8 @@ s["c"] = 3
 print(s, s.writes, list(s.items()), list(reversed(s)), s.get("z", "none"), s.pop("a"), s)
 print(dict.keys(s), dict.get(s, "c"), dict.__contains__(s, "b"))
 print(Defaulting.fromkeys("pq", 0), type(Defaulting.fromkeys("pq")).__name__)
+fk = Scaled.fromkeys("pq", 1)   # through __init__ and __setitem__
+print(fk, fk.writes, type(fk).__name__)
 
 od = OrderedDict(k=1)
 print(list(dict.keys(od)), dict.get(od, "k"), dict.items(od))
