@@ -131,10 +131,24 @@ typedef struct {
 
 #define ALWAYS_INLINE static inline __attribute__ ((always_inline))
 
-/* Lane shuffles: __builtin_shuffle picks from the 32 lanes of two vectors (one vpermt2ps
- * on AVX-512). */
+/* Lane shuffles: SHUF picks constant lanes from the 32 of two vectors (one vpermt2ps on
+ * AVX-512), SHUF_VAR the lanes a vector of indices names. Clang (the fuzzing build) has
+ * __builtin_shufflevector for the first and a loop for the second. */
 typedef int32_t v16i __attribute__ ((vector_size (LANES * sizeof (int32_t))));
+#ifdef __clang__
+#define SHUF(a, b, ...) __builtin_shufflevector ((a), (b), __VA_ARGS__)
+#define SHUF_VAR(a, b, m)                                                                   \
+  ({                                                                                        \
+    v16 a_ = (a), b_ = (b), r_;                                                             \
+    v16i m_ = (m);                                                                          \
+    for (int l_ = 0; l_ < LANES; l_++)                                                      \
+      r_[l_] = m_[l_] < LANES ? a_[m_[l_]] : b_[m_[l_] - LANES];                            \
+    r_;                                                                                     \
+  })
+#else
 #define SHUF(a, b, ...) __builtin_shuffle ((a), (b), (v16i) { __VA_ARGS__ })
+#define SHUF_VAR(a, b, m) __builtin_shuffle ((a), (b), (m))
+#endif
 #define EVENS 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
 #define ODDS 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
 /* v moved down one lane, s entering at the top */
@@ -328,7 +342,7 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
                     v16 q2[MAX_ALPHA];
                     PULL_TILES (comb2 + i * width, q2, a);
                     for (int k = 0; k < a; k++)
-                      qv[k] = __builtin_shuffle (qv[k], q2[k], merge);
+                      qv[k] = SHUF_VAR (qv[k], q2[k], merge);
                   }
                 if (a == 6)
                   IN_TF4 (qv, res);

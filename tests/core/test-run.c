@@ -622,6 +622,7 @@ test_fuse_state_changes (void)
   fx_exec_plan_set_profiling (plan, TRUE);
   bn1->training = TRUE;
   g_auto (FxValue) trained = run_once (plan, ref ("xf"));
+  g_assert_cmpint (trained.kind, ==, FX_VALUE_TENSOR);
   g_assert_cmpuint (node_calls (plan, "bn1"), ==, 1);
   g_assert_cmpuint (node_calls (plan, "bn2"), ==, 0);
   bn1->training = FALSE;

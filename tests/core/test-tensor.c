@@ -494,6 +494,7 @@ test_empty_tensors (void)
   g_assert_cmpint (cv->dtype, ==, FX_DTYPE_INT8);
   assert_shape (r, 2, SHAPE (0, 7));
   assert_shape (n, 3, SHAPE (2, 0, 3));
+  assert_shape (n2, 3, SHAPE (2, 0, 3));
   assert_shape (sl, 3, SHAPE (2, 0, 1));
   assert_shape (se, 2, SHAPE (2, 0));
   assert_shape (ex, 4, SHAPE (5, 2, 0, 3));

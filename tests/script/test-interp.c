@@ -500,7 +500,6 @@ test_main_argv_and_imports (Fixture *f, gconstpointer data)
                                       "print(sys.argv[1:], helper.VALUE, twice(4), pkg.sub.Y)\n"
                                       "print('pkg.sub' in sys.modules, pkg.sub.__package__)\n"
                                       "from . import nothing\n");
-  g_autofree char *expected_tail = NULL;
   const char *argv[] = { path, "a", "b" };
   (void) data;
   (void) helper;
