@@ -13,11 +13,16 @@ struct _FxSourcePane {
   int highlighted_line;      /* 1-based; 0: none */
   guint scroll_idle;         /* a scroll to the cursor waiting for the text's layout */
   gboolean scroll_on_map;    /* ... and for the view to be shown */
+  gboolean follow_cursor;    /* scrolled to the cursor, and the user has not touched the view
+                              * since: a resize scrolls to it again */
 };
 
 G_DEFINE_FINAL_TYPE (FxSourcePane, fx_source_pane, GTK_TYPE_WIDGET)
 
 static void on_view_map (GtkWidget *view, gpointer user_data);
+static void on_page_size (GtkAdjustment *adjustment, GParamSpec *pspec, gpointer user_data);
+static gboolean on_user_input (GtkEventControllerLegacy *controller, GdkEvent *event,
+                               gpointer user_data);
 
 enum { SIGNAL_LINE_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -91,6 +96,12 @@ fx_source_pane_init (FxSourcePane *self)
   g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self->view), GTK_EVENT_CONTROLLER (click));
   g_signal_connect (self->view, "map", G_CALLBACK (on_view_map), self);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)),
+                           "notify::page-size", G_CALLBACK (on_page_size), self, 0);
+  GtkEventController *input = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (input, GTK_PHASE_CAPTURE);
+  g_signal_connect (input, "event", G_CALLBACK (on_user_input), self);
+  gtk_widget_add_controller (self->scroller, input);
 }
 
 /* GtkTextView lays its lines out in an idle (priority 125) and places a mark by the heights
@@ -117,6 +128,7 @@ scroll_when_laid_out (gpointer user_data)
 static void
 scroll_to_cursor (FxSourcePane *self)
 {
+  self->follow_cursor = TRUE;
   self->scroll_on_map = FALSE;
   if (self->scroll_idle == 0)
     self->scroll_idle = g_idle_add_full (G_PRIORITY_LOW, scroll_when_laid_out, self, NULL);
@@ -129,6 +141,40 @@ on_view_map (GtkWidget *view, gpointer user_data)
 
   if (self->scroll_on_map)
     scroll_to_cursor (self);
+}
+
+/* The view's height changed (the window resized, or what is above the pane grew: an error's
+ * text filled in after the scroll). A scroll near the end of the text was clamped for the
+ * old height, and keeping its offset can leave the line out of view: scroll to it again,
+ * unless the user has scrolled or clicked since. */
+static void
+on_page_size (GtkAdjustment *adjustment, GParamSpec *pspec, gpointer user_data)
+{
+  FxSourcePane *self = FX_SOURCE_PANE (user_data);
+
+  if (self->follow_cursor)
+    scroll_to_cursor (self);
+}
+
+/* Any pointer, touch or key input in the pane: the user is looking where they want. */
+static gboolean
+on_user_input (GtkEventControllerLegacy *controller, GdkEvent *event, gpointer user_data)
+{
+  FxSourcePane *self = FX_SOURCE_PANE (user_data);
+
+  switch (gdk_event_get_event_type (event))
+    {
+    case GDK_BUTTON_PRESS:
+    case GDK_SCROLL:
+    case GDK_TOUCH_BEGIN:
+    case GDK_KEY_PRESS:
+    case GDK_TOUCHPAD_SWIPE:
+      self->follow_cursor = FALSE;
+      break;
+    default:
+      break;
+    }
+  return GDK_EVENT_PROPAGATE;
 }
 
 GtkWidget *

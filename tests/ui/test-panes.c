@@ -277,6 +277,39 @@ test_dark_mode (void)
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
+/* A line scrolled to stays in view when the pane shrinks afterwards (an error's line near
+ * the end of the file, the error's text above the pane filled in after the scroll): the
+ * view had clamped its scroll to the end for its first, taller size, and keeping that
+ * offset hid the file's last lines. */
+static void
+test_source_line_survives_shrinking (void)
+{
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *above = gtk_label_new ("");
+  FxSourcePane *pane = FX_SOURCE_PANE (fx_source_pane_new ());
+  g_autoptr (GString) text = g_string_new (NULL);
+  int line = 127;
+
+  for (int i = 1; i <= 130; i++)
+    g_string_append_printf (text, "x_%d = %d\n", i, i);
+  gtk_widget_set_vexpand (GTK_WIDGET (pane), TRUE);
+  gtk_box_append (GTK_BOX (box), above);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (pane));
+  gtk_window_set_child (GTK_WINDOW (win), box);
+  gtk_window_set_default_size (GTK_WINDOW (win), 600, 700);
+  gtk_window_present (GTK_WINDOW (win));
+  fx_source_pane_set_text (pane, text->str);
+  fx_source_pane_highlight_line (pane, line, TRUE);
+  ui_test_wait_frames (win, 4);
+  g_assert_true (fx_source_pane_line_visible (pane, line));
+  gtk_widget_set_size_request (above, -1, 450);
+  ui_test_wait_frames (win, 4);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (pane)), <, 300);
+  g_assert_true (fx_source_pane_line_visible (pane, line));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,6 +328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/panes/inspector-shows-module", test_inspector_shows_module);
   g_test_add_func ("/panes/table-lists-and-sorts", test_table_lists_and_sorts);
   g_test_add_func ("/panes/dark-mode", test_dark_mode);
+  g_test_add_func ("/panes/source-line-survives-shrinking", test_source_line_survives_shrinking);
   status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (ui_test_app);

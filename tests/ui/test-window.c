@@ -251,16 +251,8 @@ check_open_error (const char *source, int expected_line, const char *expected_te
   g_assert_cmpint (fx_source_pane_get_cursor_line (FX_SOURCE_PANE (pane)), ==, expected_line);
   ui_test_wait_frames (GTK_WIDGET (window), 3);
   ui_test_wait_frames (GTK_WIDGET (window), 2);
-  /* The pane scrolls once the text is laid out, in an idle below the redraws: on a loaded
-   * machine (every test of `make test` at once) it once came later than the five frames
-   * above (2 runs in about 40). Wait for it, a frame at a time, up to 10 s: a scroll to the
-   * wrong place still fails. */
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (!fx_source_pane_line_visible (FX_SOURCE_PANE (pane), expected_line)
-         && g_get_monotonic_time () < deadline)
-    ui_test_wait_frames (GTK_WIDGET (window), 1);
-  g_assert_true (fx_source_pane_line_visible (FX_SOURCE_PANE (pane), expected_line));
   g_assert_cmpuint (ui_test_screenshot (GTK_WIDGET (window), screenshot), >, 32);
+  g_assert_true (fx_source_pane_line_visible (FX_SOURCE_PANE (pane), expected_line));
   g_unlink (path);
   gtk_window_destroy (GTK_WINDOW (window));
 }
