@@ -526,6 +526,13 @@ typedef struct {
   gboolean relu;
 } TileEpilogue;
 
+/* Whether ep has no step to do. */
+static inline gboolean
+epilogue_empty (const FxGemmEpilogue *ep)
+{
+  return !ep->bias && !ep->scale_shift && !ep->residual && !ep->relu;
+}
+
 /* FxGemmEpilogue's steps on one element of a row, scalar: bias and scale_shift point at the
  * row's entries (or are NULL), res at the element's residual (or is NULL). */
 static inline float
@@ -769,7 +776,7 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
 {
   if (m <= 0 || n <= 0)
     return;
-  if (ep && !ep->bias && !ep->scale_shift && !ep->residual && !ep->relu)
+  if (ep && epilogue_empty (ep))
     ep = NULL;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (k > 0 && fx_cpu_has_avx512 ())
@@ -819,7 +826,7 @@ epilogue_rows_avx512 (const FxGemmEpilogue *ep, float *c, int64_t ldc, int64_t m
 void
 fx_gemm_epilogue_rows (const FxGemmEpilogue *ep, float *c, int64_t ldc, int64_t m, int64_t n)
 {
-  if (!ep->bias && !ep->scale_shift && !ep->residual && !ep->relu)
+  if (epilogue_empty (ep))
     return;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (fx_cpu_has_avx512 ())

@@ -607,22 +607,32 @@ typedef struct {
   guint64 call;               /* slices of channels: this call's number (cols_made) */
 } GemmConvJob;
 
-void
-fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row, const float *res,
-                      int64_t width)
+/* What fx_sgemm_stream / fx_gemm_epilogue_rows do for output channels o0... : bias (or
+ * NULL), then ep's steps (ep may be NULL), res the residual at the first output (or NULL),
+ * its rows ldr apart. */
+static FxGemmEpilogue
+gemm_epilogue (const FxConvEpilogue *ep, const float *bias, int64_t o0, const float *res,
+               int64_t ldr)
 {
-  FxGemmEpilogue gep = { NULL, ep->scale_shift + 2 * channel, res, width, ep->relu };
-  fx_gemm_epilogue_rows (&gep, row, width, 1, width);
+  return (FxGemmEpilogue) { bias, ep ? ep->scale_shift + 2 * o0 : NULL, res, ldr,
+                            ep && ep->relu };
 }
 
-/* fx_conv_epilogue_row on rows [0, m) of `width` values, `ld` apart, of output channels
- * o0... (res: the residual at out's place, or NULL). */
+/* ep on rows [0, m) of `width` values, `ld` apart, of output channels o0... (res: the
+ * residual at out's place, or NULL). */
 static void
 epilogue_rows (const FxConvEpilogue *ep, float *out, const float *res, int64_t o0, int64_t m,
                int64_t width, int64_t ld)
 {
-  FxGemmEpilogue gep = { NULL, ep->scale_shift + 2 * o0, res, ld, ep->relu };
+  FxGemmEpilogue gep = gemm_epilogue (ep, NULL, o0, res, ld);
   fx_gemm_epilogue_rows (&gep, out, ld, m, width);
+}
+
+void
+fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float *row, const float *res,
+                      int64_t width)
+{
+  epilogue_rows (ep, row, res, channel, 1, width, width);
 }
 
 const float *
@@ -738,10 +748,10 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
           /* the unpacked product, finishing each output in a register: the bias, then the
            * epilogue (a second pass over the outputs took 5% of a ResNet-50 forward) */
           const FxConvEpilogue *ep = j->ep;
-          FxGemmEpilogue gep = {
-            (const float *) bp, ep ? ep->scale_shift + 2 * (gi * j->og + m0) : NULL,
+          FxGemmEpilogue gep = gemm_epilogue (
+            ep, (const float *) bp, gi * j->og + m0,
             ep ? fx_conv_epilogue_residual_at (ep, (const float *) j->out, (const float *) outp)
-               : NULL, j->ncols, ep && ep->relu };
+               : NULL, j->ncols);
           fx_sgemm_stream (m1 - m0, width, j->k, (const float *) wp, j->k, (const float *) colp,
                            ldb, (float *) outp, j->ncols, &gep);
         }
@@ -900,9 +910,8 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
       /* then the bias and the epilogue, as fx_sgemm_stream applies them, while the row is in
        * cache */
       const FxConvEpilogue *ep = j->ep;
-      FxGemmEpilogue gep = {
-        j->bias, ep ? ep->scale_shift : NULL,
-        ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane, ep && ep->relu };
+      FxGemmEpilogue gep = gemm_epilogue (
+        ep, j->bias, 0, ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane);
       fx_gemm_epilogue_rows (&gep, out_row, plane, g->o, g->ow);
     }
 }
