@@ -93,28 +93,23 @@ torch_side_ask (TorchSide *t, const char *command, int n_answers)
   if (t == NULL || t->failed)
     return NULL;
   g_autofree char *line = g_strdup_printf ("%s\n", command);
-  if (!g_output_stream_write_all (t->commands, line, strlen (line), NULL, NULL, NULL)
-      || !g_output_stream_flush (t->commands, NULL, NULL))
+  g_autoptr (GHashTable) values = values_new ();
+  gboolean ok = g_output_stream_write_all (t->commands, line, strlen (line), NULL, NULL, NULL)
+                && g_output_stream_flush (t->commands, NULL, NULL);
+  for (int i = 0; ok && i < n_answers; i++)
+    {
+      g_autofree char *answer = g_data_input_stream_read_line_utf8 (t->answers, NULL, NULL,
+                                                                     NULL);
+      if ((ok = answer != NULL))
+        parse_values_line (values, answer);
+    }
+  if (!ok)
     {
       printf ("  (the torch side stopped answering: no more ratios)\n");
       t->failed = TRUE;
       return NULL;
     }
-  GHashTable *values = values_new ();
-  for (int i = 0; i < n_answers; i++)
-    {
-      g_autofree char *answer = g_data_input_stream_read_line_utf8 (t->answers, NULL, NULL,
-                                                                     NULL);
-      if (answer == NULL)
-        {
-          printf ("  (the torch side stopped answering: no more ratios)\n");
-          t->failed = TRUE;
-          g_hash_table_unref (values);
-          return NULL;
-        }
-      parse_values_line (values, answer);
-    }
-  return values;
+  return g_steal_pointer (&values);
 }
 
 static TorchSide *
