@@ -726,6 +726,8 @@ fx_command_exec (int argc, char **argv)
   argv_values = g_new0 (FxValue, args->len ? args->len : 1);
   for (guint i = 0; i < args->len; i++)
     argv_values[i] = fx_value_tensor (args->pdata[i]);
+  /* inference, as under torch.no_grad(): the outputs print without grad_fn */
+  fx_grad_mode_set (FALSE);
   if (profile)
     {
       /* one warm-up run first: the first call of a kernel pays for thread pools, BLAS

@@ -31,6 +31,7 @@
 #include "trace/trace.h"
 #include "trace/tracer.h"
 #include "ops/op.h"
+#include "ops/grad.h"
 #include "ops/layers.h"
 #include "run/run.h"
 #include "rewrite/passes.h"

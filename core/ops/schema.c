@@ -10,6 +10,7 @@
  * Tensor overload); "SymInt" is int spelled the way 1.13 names it in error messages
  * ("tuple of SymInts"); "Dimname" is a str (or None) naming a dimension, for the named-tensor
  * overloads that PyTorch lists in its errors ("name dim"). */
+#include "ops/grad.h"
 #include "ops/op-table.h"
 #include "fx-error.h"
 
@@ -1361,6 +1362,8 @@ fx_op_call (const FxOp *op, const FxValue *args, int n_args, const FxDict *kwarg
                        ov->text);
           ok = FALSE;
         }
+      else if (!fx_grad_check_inplace (op, ov, argv, error))
+        ok = FALSE;
       else
         {
           GError *local = NULL;
@@ -1373,7 +1376,10 @@ fx_op_call (const FxOp *op, const FxValue *args, int n_args, const FxDict *kwarg
               g_propagate_error (error, local);
             }
           else
-            g_clear_error (&local);
+            {
+              g_clear_error (&local);
+              fx_grad_record (op, ov, argv, result);
+            }
         }
       for (int i = 0; i < ov->n_args; i++)
         fx_value_clear (&argv[i]);

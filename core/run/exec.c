@@ -2,6 +2,7 @@
  * direct kernel and layer calls — and FxInterpreter, torch.fx's Interpreter with C hooks
  * driven by the same loop. */
 #include "run/run-private.h"
+#include "ops/grad.h"
 #include "ops/layers.h"
 #include "fx-error.h"
 
@@ -419,7 +420,10 @@ exec_op (RunState *st, Instr *in, FxValue *result, GError **error)
           memcpy (kargv + in->n_args, in->fast_argv + in->n_args,
                   sizeof (FxValue) * (gsize) (ov->n_args - in->n_args));
           *result = fx_value_none ();
-          ok = ov->kernel (kargv, result, error);
+          ok = fx_grad_check_inplace (in->fop, ov, kargv, error)
+               && ov->kernel (kargv, result, error);
+          if (ok)
+            fx_grad_record (in->fop, ov, kargv, result);
           if (kargv != kstack)
             g_free (kargv);
           if (!ok)

@@ -3,6 +3,7 @@
  * blocks) and the ReLU to each conv output tile while it is in cache — bit for bit what the
  * nodes give one by one. */
 #include "run/run-private.h"
+#include "ops/grad.h"
 #include "ops/layers.h"
 #include "tensor/conv.h"
 #include "tensor/nn.h"
@@ -293,6 +294,11 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
   FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
   if (out == NULL)
     return FX_FUSE_ERROR;
+  /* what autograd would have recorded last: the ReLU, the residual add or the BatchNorm */
+  const FxTensor *read[] = { input->tensor, weight, bias, gamma, beta, ep.residual };
+  fx_grad_record_named (relu_in != NULL ? "ReluBackward0"
+                        : residual != NULL ? "AddBackward0" : "NativeBatchNormBackward0",
+                        read, G_N_ELEMENTS (read), out);
   *result = fx_value_take_tensor (out);
   return FX_FUSE_DONE;
 }

@@ -3,6 +3,7 @@
  * mirrored by an FxModule (nn-private.h explains who owns what) — and the torch.nn module. */
 #include "script/nn-private.h"
 #include "tensor/shape.h"
+#include "ops/grad.h"
 #include "ops/op.h"
 #include "fx-error.h"
 
@@ -1281,7 +1282,7 @@ copy_into (FxTensor *param, const FxValue *input, GError **error)
 {
   const FxOp *op = fx_op_lookup_method ("copy_");
   FxValue argv[2] = { fx_value_tensor (param), fx_value_copy (input) }, r;
-  gboolean ok, rg = param->requires_grad;
+  gboolean ok;
   if (op == NULL)
     {
       g_set_error (error, FX_ERROR, FX_ERROR_NOT_IMPLEMENTED, "Tensor.copy_ is not available");
@@ -1289,9 +1290,9 @@ copy_into (FxTensor *param, const FxValue *input, GError **error)
     }
   else
     {
-      param->requires_grad = FALSE;
+      gboolean grad_mode = fx_grad_mode_set (FALSE);
       ok = fx_op_call (op, argv, 2, NULL, &r, error);
-      param->requires_grad = rg;
+      fx_grad_mode_set (grad_mode);
       if (ok)
         fx_value_clear (&r);
     }

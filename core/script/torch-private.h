@@ -24,6 +24,8 @@ typedef struct {
   GHashTable *tensor_attrs;
   gboolean grad_enabled;
   gboolean inference_mode;
+  gboolean outer_grad_mode;      /* the thread's grad mode before the script started */
+  GHashTable *node_classes;      /* grad_fn classes by node name (interned): created on demand */
 } TorchState;
 
 /* The payload of instances of torch.Tensor subclasses. */

@@ -2,6 +2,7 @@
  * FX_VALUE_TENSOR — with the op registry's Tensor methods and the Python protocol (repr,
  * truth, numbers, len, iteration, properties) as PyTorch 1.13 has them. */
 #include "script/torch-private.h"
+#include "ops/grad.h"
 #include "tensor/print.h"
 
 #include <string.h>
@@ -85,6 +86,7 @@ prop_T (TORCH_ARGS)
   r = fx_tensor_permute (t, t->ndim, dims, &error);
   if (r == NULL)
     return torch_raise_gerror (S, error);
+  fx_grad_record_view ("PermuteBackward0", t, r);
   *result = fx_value_take_tensor (r);
   return TRUE;
 }
@@ -100,6 +102,7 @@ prop_mT (TORCH_ARGS)
   r = fx_tensor_transpose (t, -2, -1, &error);
   if (r == NULL)
     return torch_raise_gerror (S, error);
+  fx_grad_record_view ("TransposeBackward0", t, r);
   *result = fx_value_take_tensor (r);
   return TRUE;
 }
@@ -147,11 +150,24 @@ prop_requires_grad (TORCH_ARGS)
   return TRUE;
 }
 
+/* PyTorch's refusal to change requires_grad of a result (with its advice when asked to turn
+ * it off). */
+static gboolean
+not_a_leaf (FxScript *S, gboolean turning_off)
+{
+  return fx_script_raise (S, "RuntimeError", "you can only change requires_grad flags of leaf "
+                          "variables.%s", turning_off ? " If you want to use a computed variable "
+                          "in a subgraph that doesn't require differentiation use var_no_grad = "
+                          "var.detach()." : "");
+}
+
 static gboolean
 set_requires_grad (FxScript *S, FxTensor *t, gboolean flag)
 {
   if (flag && !fx_dtype_is_floating (t->dtype))
     return raise_error (S, "RuntimeError", "only Tensors of floating point dtype can require gradients");
+  if (t->grad_fn != NULL)   /* a result: asking for what it already is does nothing */
+    return flag || not_a_leaf (S, TRUE);
   t->requires_grad = flag;
   return TRUE;
 }
@@ -164,7 +180,73 @@ prop_requires_grad_set (TORCH_ARGS)
   if (args[1].kind != FX_VALUE_BOOL)
     return fx_script_raise (S, "TypeError", "requires_grad must be a bool");
   flag = args[1].b;
+  if (t->grad_fn != NULL)   /* the attribute, unlike requires_grad_(), refuses both ways */
+    return not_a_leaf (S, !flag);
   return set_requires_grad (S, t, flag);
+}
+
+/* ---- grad_fn: a node object per backward node name (a class of that name, as in PyTorch:
+ * type(y.grad_fn).__name__ == 'MulBackward0'), with name() and its repr */
+
+static gpointer
+node_payload_new (FxScript *S, FxScriptClass *cls, gpointer class_data)
+{
+  return g_new0 (const char *, 1);
+}
+
+static gboolean
+node_repr (TORCH_ARGS)
+{
+  const char **name = fx_script_instance_payload (&args[0]);
+  g_autofree char *text = g_strdup_printf ("<%s object at %p>", name && *name ? *name : "?",
+                                           (void *) name);
+  *result = fx_value_str (text);
+  return TRUE;
+}
+
+static gboolean
+node_name (TORCH_ARGS)
+{
+  const char **name = fx_script_instance_payload (&args[0]);
+  *result = fx_value_str (name && *name ? *name : "?");
+  return TRUE;
+}
+
+static gboolean
+prop_grad_fn (TORCH_ARGS)
+{
+  TorchState *st = data;
+  SELF_OR_FAIL ("grad_fn");
+  if (t->grad_fn == NULL)
+    {
+      *result = fx_value_none ();
+      return TRUE;
+    }
+  if (st->node_classes == NULL)
+    st->node_classes = g_hash_table_new (g_str_hash, g_str_equal);
+  FxScriptClass *cls = g_hash_table_lookup (st->node_classes, t->grad_fn);
+  if (cls == NULL)
+    {
+      FxScriptClassInfo info = { .module = "builtins", .name = t->grad_fn,
+                                 .payload_new = node_payload_new, .payload_free = g_free };
+      cls = fx_script_class_new (S, &info, NULL);
+      fx_script_class_add_method (cls, "__repr__", node_repr, NULL);
+      fx_script_class_add_method (cls, "name", node_name, NULL);
+      g_hash_table_insert (st->node_classes, (gpointer) t->grad_fn, cls);
+    }
+  *result = fx_script_instance_new (S, cls);
+  const char **name = fx_script_instance_payload (result);
+  if (name != NULL)
+    *name = t->grad_fn;
+  return TRUE;
+}
+
+static gboolean
+prop_is_leaf (TORCH_ARGS)
+{
+  SELF_OR_FAIL ("is_leaf");
+  *result = fx_value_bool (t->grad_fn == NULL);
+  return TRUE;
 }
 
 static gboolean
@@ -182,14 +264,6 @@ prop_grad_set (TORCH_ARGS)
   if (args[1].kind != FX_VALUE_NONE)
     return raise_error (S, "NotImplementedError",
                         "Tensor.grad cannot be assigned: fx tensors have no autograd");
-  return TRUE;
-}
-
-static gboolean
-prop_true (TORCH_ARGS)
-{
-  SELF_OR_FAIL ("is_leaf");
-  *result = fx_value_bool (TRUE);
   return TRUE;
 }
 
@@ -919,8 +993,8 @@ torch_tensor_class_init (FxScript *S, TorchState *st)
   fx_script_class_add_property (cls, "data", prop_data, prop_data_set, st);
   fx_script_class_add_property (cls, "requires_grad", prop_requires_grad, prop_requires_grad_set, st);
   fx_script_class_add_property (cls, "grad", prop_none, prop_grad_set, st);
-  fx_script_class_add_property (cls, "grad_fn", prop_none, NULL, st);
-  fx_script_class_add_property (cls, "is_leaf", prop_true, NULL, st);
+  fx_script_class_add_property (cls, "grad_fn", prop_grad_fn, NULL, st);
+  fx_script_class_add_property (cls, "is_leaf", prop_is_leaf, NULL, st);
   fx_script_class_add_property (cls, "is_cuda", prop_false, NULL, st);
   fx_script_class_add_property (cls, "is_sparse", prop_false, NULL, st);
   fx_script_class_add_property (cls, "is_quantized", prop_false, NULL, st);

@@ -4,6 +4,7 @@
  * small helpers model code uses. torch.Tensor is in torch-tensor.c. */
 #include "script/torch-private.h"
 #include "script/nn-private.h"
+#include "ops/grad.h"
 #include "tensor/random.h"
 #include "tensor/blas.h"
 #include "ir/checkpoint.h"
@@ -50,6 +51,9 @@ torch_state_free (gpointer p)
   G_UNLOCK (torch_states);
   if (((TorchState *) p)->tensor_attrs)
     g_hash_table_destroy (((TorchState *) p)->tensor_attrs);
+  if (((TorchState *) p)->node_classes)   /* the classes belong to the script */
+    g_hash_table_destroy (((TorchState *) p)->node_classes);
+  fx_grad_mode_set (((TorchState *) p)->outer_grad_mode);
   g_free (p);
 }
 
@@ -125,7 +129,15 @@ gboolean
 sc_torch_grad_enabled (FxScript *S)
 {
   TorchState *st = torch_state (S);
-  return st == NULL || st->grad_enabled;
+  return st == NULL || (st->grad_enabled && !st->inference_mode);
+}
+
+/* libfx's grad mode (what ops record) follows the script's: off under no_grad and
+ * inference_mode. */
+static void
+grad_mode_sync (TorchState *st)
+{
+  fx_grad_mode_set (st->grad_enabled && !st->inference_mode);
 }
 
 FxTensor *
@@ -769,6 +781,7 @@ grad_mode_init (TORCH_ARGS)
         /* set_grad_enabled(mode) takes effect at once, like the function form */
         g->prev = st->grad_enabled;
         st->grad_enabled = g->mode;
+        grad_mode_sync (st);
       }
   }
   return TRUE;
@@ -781,10 +794,12 @@ grad_mode_apply (TorchState *st, GradModeKind kind, gboolean mode, gboolean *pre
     {
       *prev = st->inference_mode;
       st->inference_mode = mode;
+      grad_mode_sync (st);
       return;
     }
   *prev = st->grad_enabled;
   st->grad_enabled = mode;
+  grad_mode_sync (st);
 }
 
 static void
@@ -794,6 +809,7 @@ grad_mode_restore (TorchState *st, GradModeKind kind, gboolean prev)
     st->inference_mode = prev;
   else
     st->grad_enabled = prev;
+  grad_mode_sync (st);
 }
 
 static gboolean
@@ -1351,7 +1367,7 @@ static gboolean
 fn_is_grad_enabled (TORCH_ARGS)
 {
   TorchState *st = data;
-  *result = fx_value_bool (st->grad_enabled);
+  *result = fx_value_bool (st->grad_enabled && !st->inference_mode);
   return TRUE;
 }
 
@@ -2118,6 +2134,8 @@ sc_torch_init (FxScript *S)
   FxScriptClass *cls;
 
   st->grad_enabled = TRUE;
+  st->outer_grad_mode = fx_grad_mode_enabled ();   /* given back when the script ends */
+  grad_mode_sync (st);
   G_LOCK (torch_states);
   if (torch_states == NULL)
     torch_states = g_hash_table_new (NULL, NULL);

@@ -324,7 +324,12 @@ fx_tensor_repr (const FxTensor *t, GString *out)
       g_autofree char *dt = g_strdup_printf ("dtype=torch.%s", fx_dtype_name (t->dtype));
       add_suffix (s, dt, indent, &last_line);
     }
-  if (t->requires_grad)
+  if (t->grad_fn != NULL)
+    {
+      g_autofree char *node = g_strdup_printf ("grad_fn=<%s>", t->grad_fn);
+      add_suffix (s, node, indent, &last_line);
+    }
+  else if (t->requires_grad)
     add_suffix (s, "requires_grad=True", indent, &last_line);
   g_string_append_c (s, ')');
   g_string_append_len (out, s->str, s->len);

@@ -1032,8 +1032,6 @@ clone_as (const FxTensor *t, FxDType dtype)
     return NULL;
   copy_strided (fx_tensor_data (out), dtype, out->strides, fx_tensor_data (t), t->dtype,
                 t->strides, t->ndim, t->shape);
-  /* only floating tensors can require grad */
-  out->requires_grad = t->requires_grad && fx_dtype_is_floating (dtype);
   return out;
 }
 
@@ -1198,9 +1196,7 @@ fx_tensor_copy_into (FxTensor *dst, const FxTensor *src, GError **error)
 static FxTensor *
 make_view (FxTensor *t, int ndim, const int64_t *shape, const int64_t *strides, int64_t offset)
 {
-  FxTensor *v = tensor_alloc (t->storage, t->dtype, ndim, shape, strides, offset);
-  v->requires_grad = t->requires_grad;
-  return v;
+  return tensor_alloc (t->storage, t->dtype, ndim, shape, strides, offset);
 }
 
 /* Resolves one -1 in a requested shape (PyTorch's infer_size). */

@@ -32,6 +32,9 @@ typedef struct _FxTensor {
    * category (float/int/bool), as PyTorch's "wrapped numbers" do. */
   gboolean wrapped_number;
   gboolean requires_grad;                /* set on nn.Parameter data; printed and propagated */
+  /* The backward node autograd would have made this tensor with (a static string such as
+   * "AddBackward0", see ops/grad.h); NULL for leaves. */
+  const char *grad_fn;
   gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
   gboolean in_block;                     /* private to tensor.c: allocated with its storage */
 } FxTensor;

@@ -448,6 +448,7 @@ bench_resnet (const char *dir, const char *name, TorchSide *torch)
   g_autofree char *path = g_build_filename (dir, "bench_run_models.py", NULL);
   GError *error = NULL;
   g_autoptr (FxGraphModule) gm = fx_trace_file (path, name, NULL, NULL, &error);
+  fx_grad_mode_set (FALSE);   /* as the torch side's no_grad (a script may have set it) */
   if (gm == NULL)
     {
       printf ("%s: trace failed: %s\n", name, error->message);
@@ -522,6 +523,7 @@ measure_peak (const char *dir, const char *name)
   g_autofree char *path = g_build_filename (dir, "bench_run_models.py", NULL);
   fx_blas_set_num_threads (1);    /* as the torch side: no thread pools' stacks counted */
   g_autoptr (FxGraphModule) gm = fx_trace_file (path, name, NULL, NULL, NULL);
+  fx_grad_mode_set (FALSE);
   g_autoptr (FxExecPlan) plan = gm ? fx_exec_plan_new (gm, NULL) : NULL;
   ChainRun c = { plan, NULL, random_image () };
   if (plan == NULL)
@@ -539,6 +541,9 @@ main (int argc, char **argv)
   const char *dir = g_getenv ("FX_BENCH_DIR");
   if (dir == NULL)
     dir = BENCH_SRCDIR;
+  /* the torch side runs under torch.no_grad(); so does libfx (nothing recorded): set again
+   * after each trace, whose script may have changed it */
+  fx_grad_mode_set (FALSE);
   if (argc > 2 && strcmp (argv[1], "--peak") == 0)
     return measure_peak (dir, argv[2]);
   if (argc > 1)
