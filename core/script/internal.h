@@ -212,6 +212,7 @@ typedef struct {
 typedef struct {
   FxObject base;
   FxDict *d;
+  gboolean ordered;              /* an OrderedDict's: odict_keys, odict_values, odict_items */
 } ScDictView;
 
 typedef struct {

@@ -582,6 +582,7 @@ fail:
 /* ------------------------------------------------------------------ mappings */
 
 typedef enum { MAP_ORDERED, MAP_DEFAULT, MAP_COUNTER, MAP_PLAIN } MapKind;
+#define VIEW_ORDERED (1 << 16)   /* with a view's type id: an OrderedDict's view */
 
 typedef struct {
   FxDict *d;
@@ -971,7 +972,9 @@ map_view (SC_NATIVE_ARGS)
   (void) kwargs;
   if (!p)
     return FALSE;
-  *result = sc_dict_view_new (p->d, GPOINTER_TO_INT (data));
+  int what = GPOINTER_TO_INT (data);
+  *result = sc_dict_view_new (p->d, what & ~VIEW_ORDERED);
+  ((ScDictView *) result->obj)->ordered = (what & VIEW_ORDERED) != 0;
   return TRUE;
 }
 
@@ -1573,9 +1576,14 @@ mapping_class (FxScript *S, const char *name, MapKind kind)
     fx_script_class_add_method (cls, methods[i].name, methods[i].func, k);
   if (kind != MAP_PLAIN)   /* copy.copy of a dict subclass goes by its state, like CPython's */
     fx_script_class_add_method (cls, "__copy__", map_copy, k);
-  fx_script_class_add_method (cls, "keys", map_view, GINT_TO_POINTER (SC_T_DICT_KEYS));
-  fx_script_class_add_method (cls, "values", map_view, GINT_TO_POINTER (SC_T_DICT_VALUES));
-  fx_script_class_add_method (cls, "items", map_view, GINT_TO_POINTER (SC_T_DICT_ITEMS));
+  /* OrderedDict's views print as odict_keys([...]), ... */
+  int ordered_views = kind == MAP_ORDERED ? VIEW_ORDERED : 0;
+  fx_script_class_add_method (cls, "keys", map_view,
+                              GINT_TO_POINTER (SC_T_DICT_KEYS | ordered_views));
+  fx_script_class_add_method (cls, "values", map_view,
+                              GINT_TO_POINTER (SC_T_DICT_VALUES | ordered_views));
+  fx_script_class_add_method (cls, "items", map_view,
+                              GINT_TO_POINTER (SC_T_DICT_ITEMS | ordered_views));
   fx_script_class_add_method (cls, "__eq__", map_eq, GINT_TO_POINTER (0));
   fx_script_class_add_method (cls, "__ne__", map_eq, GINT_TO_POINTER (1));
   fx_script_class_add_classmethod (cls, "fromkeys", map_fromkeys, k);

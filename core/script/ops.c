@@ -2467,6 +2467,8 @@ repr_object (FxScript *S, const FxValue *v, GString *out)
     {
       ScDictView *dv = (ScDictView *) v->obj;
       const FxValue *key, *val;
+      if (dv->ordered)
+        g_string_append_c (out, 'o');
       g_string_append (out, k->name);
       g_string_append (out, "([");
       for (guint i = 0; fx_dict_entry (dv->d, i, &key, &val); i++)
