@@ -710,6 +710,20 @@ tensor_no_autograd (TORCH_ARGS)
                           "Tensor.%s() is not supported: fx tensors have no autograd", (const char *) data);
 }
 
+/* retain_grad(): nothing to keep without backward(), but PyTorch's refusal stays */
+static gboolean
+tensor_retain_grad (TORCH_ARGS)
+{
+  SELF_OR_FAIL ("retain_grad");
+  if (!no_args (S, "retain_grad", n_args, kwargs))
+    return FALSE;
+  if (!t->requires_grad)
+    return raise_error (S, "RuntimeError",
+                        "can't retain_grad on Tensor that has requires_grad=False");
+  *result = fx_value_none ();
+  return TRUE;
+}
+
 static gboolean
 tensor_requires_grad_ (TORCH_ARGS)
 {
@@ -1025,7 +1039,7 @@ torch_tensor_class_init (FxScript *S, TorchState *st)
   add_method (cls, "cuda", tensor_cuda, st);
   add_method (cls, "numpy", tensor_numpy, st);
   add_method (cls, "backward", tensor_backward, st);
-  add_method (cls, "retain_grad", tensor_no_autograd, (gpointer) "retain_grad");
+  add_method (cls, "retain_grad", tensor_retain_grad, st);
   add_method (cls, "register_hook", tensor_no_autograd, (gpointer) "register_hook");
   add_method (cls, "requires_grad_", tensor_requires_grad_, st);
   add_method (cls, "element_size", tensor_element_size, st);

@@ -314,7 +314,11 @@ for what, f in [('add_', lambda: p.add_(1)), ('setitem', lambda: p.__setitem__(0
         print(what, 'ok')
     except RuntimeError as e:
         print(what, 'RuntimeError:', e)
-print(q.requires_grad_(), q.requires_grad_(True).grad_fn.name())
+print(q.requires_grad_(), q.requires_grad_(True).grad_fn.name(), q.retain_grad(), p.retain_grad())
+try:
+    torch.ones(2).retain_grad()
+except RuntimeError as e:
+    print('retain_grad: RuntimeError:', e)
 with torch.no_grad():
     p.add_(1)
 print(p)
