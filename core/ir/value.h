@@ -165,6 +165,9 @@ typedef struct {
   /* Callables used as call_function targets: "module.name" as torch.fx's
    * _get_qualified_name gives it. NULL: not callable / use name. */
   const char *(*qualified_name) (const FxObject *obj);
+  /* The Python type name of this object when it is not the same for all (the class of a
+   * script's instance); NULL: name. */
+  const char *(*type_name) (const FxObject *obj);
 } FxObjectClass;
 
 struct _FxObject {

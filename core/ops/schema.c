@@ -474,7 +474,10 @@ py_type_name (const FxValue *v)
     case FX_VALUE_TENSOR: return "Tensor";
     case FX_VALUE_NODE: return "Node";
     case FX_VALUE_OP: return "builtin_function_or_method";
-    case FX_VALUE_OBJECT: return v->obj && v->obj->klass ? v->obj->klass->name : "object";
+    case FX_VALUE_OBJECT:
+      if (v->obj == NULL || v->obj->klass == NULL)
+        return "object";
+      return v->obj->klass->type_name ? v->obj->klass->type_name (v->obj) : v->obj->klass->name;
     }
   return "object";
 }

@@ -1391,13 +1391,58 @@ check_tensor_lists (FxScript *S, const FxOp *op, const FxValue *args, int n_args
   return TRUE;
 }
 
+/* Whether PyTorch's C++ argument parser reads this function's arguments (not Python code:
+ * torch.nn.functional, operator, ...). */
+static gboolean
+parsed_in_cpp (const FxOp *op)
+{
+  return op->kind == FX_OP_FUNCTION && !(op->flags & FX_OP_FLAG_PYTHON_FUNCTION)
+         && g_str_has_prefix (op->qualified_name, "torch.")
+         && !g_str_has_prefix (op->qualified_name, "torch.nn.functional.");
+}
+
+/* Whether some overload of op takes a tensor (or anything) at this position or name. */
+static gboolean
+tensor_slot (const FxOp *op, int position, const char *name)
+{
+  for (int k = 0; k < op->n_overloads; k++)
+    for (int i = 0; i < op->overloads[k].n_args; i++)
+      {
+        const FxArgSpec *a = &op->overloads[k].args[i];
+        if ((name ? g_str_equal (a->name, name) : i == position && !a->kwarg_only)
+            && (a->type == FX_ARG_TENSOR || a->type == FX_ARG_TENSOR_LIST
+                || a->type == FX_ARG_ANY))
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* PyTorch's parser looks for __torch_function__ only among the arguments it parses as
+ * tensors: an overriding object in a size or a number (torch.zeros(proxy.size(0))) does not
+ * parse, a TypeError, and torch.fx records nothing. */
+static gboolean
+override_is_dispatched (FxScript *S, const FxOp *op, const FxValue *args, int n_args,
+                        FxDict *kwargs)
+{
+  const FxValue *k, *v;
+  if (!parsed_in_cpp (op))
+    return TRUE;
+  for (int i = 0; i < n_args; i++)
+    if (override_in (S, &args[i]) != NULL && tensor_slot (op, i, NULL))
+      return TRUE;
+  for (guint i = 0; kwargs != NULL && fx_dict_entry (kwargs, i, &k, &v); i++)
+    if (k->kind == FX_VALUE_STR && override_in (S, v) != NULL && tensor_slot (op, -1, k->s->data))
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 sc_op_invoke (FxScript *S, const FxOp *op, const FxValue *args, int n_args, FxDict *kwargs,
               FxValue *out)
 {
   GError *error = NULL;
   FxScriptClass *cls = find_torch_function_override (S, args, n_args, kwargs);
-  if (cls != NULL)
+  if (cls != NULL && override_is_dispatched (S, op, args, n_args, kwargs))
     return check_tensor_lists (S, op, args, n_args)
            && call_torch_function (S, cls, op, args, n_args, kwargs, out);
   if (S->op_call)

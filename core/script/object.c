@@ -150,8 +150,16 @@ instance_equal (const FxObject *a, const FxObject *b)
   return eq;
 }
 
+/* an instance's type name is its class's (libfx's messages: "..., not Proxy") */
+static const char *
+instance_type_name (const FxObject *obj)
+{
+  return ((const ScInstance *) obj)->cls->name->data;
+}
+
 const FxObjectClass sc_instance_klass = {
   "object", instance_finalize, obj_repr_hook, instance_hash, instance_equal, NULL,
+  instance_type_name,
 };
 
 static void
