@@ -597,6 +597,9 @@ tensor_deepcopy (TORCH_ARGS)
   if (args[0].kind != FX_VALUE_TENSOR)
     return raise_error (S, "NotImplementedError",
                         "copy.deepcopy() of a Tensor subclass instance is not supported");
+  if (t->grad_fn != NULL)
+    return raise_error (S, "RuntimeError", "Only Tensors created explicitly by the user (graph "
+                        "leaves) support the deepcopy protocol at the moment");
   {
     FxTensor *c = fx_tensor_clone (t);
     c->requires_grad = t->requires_grad;
@@ -690,6 +693,9 @@ static gboolean
 tensor_numpy (TORCH_ARGS)
 {
   SELF_OR_FAIL ("numpy");
+  if (t->requires_grad)   /* PyTorch refuses before anything else */
+    return raise_error (S, "RuntimeError", "Can't call numpy() on Tensor that requires grad. "
+                        "Use tensor.detach().numpy() instead.");
   return raise_error (S, "NotImplementedError",
                       "Tensor.numpy() is not supported: fx has no NumPy (use tolist())");
 }

@@ -322,6 +322,13 @@ except RuntimeError as e:
 with torch.no_grad():
     p.add_(1)
 print(p)
+import copy
+print(copy.deepcopy(p))
+for what, f in [('deepcopy', lambda: copy.deepcopy(q)), ('numpy', lambda: q.numpy())]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(what, 'RuntimeError:', e)
 
 # a module's output, its traced GraphModule's, and what ShapeProp records without no_grad
 import torch.fx
