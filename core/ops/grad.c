@@ -100,14 +100,15 @@ fx_grad_check_inplace (const FxOp *op, const FxOverload *ov, const FxValue *argv
   if (grad_mode_off || ov->n_args == 0 || argv[0].kind != FX_VALUE_TENSOR)
     return TRUE;
   const FxTensor *self = argv[0].tensor;
-  if (!self->requires_grad || self->grad_fn != NULL || !is_inplace (op, ov, argv)
+  gboolean leaf = self->grad_fn == NULL;
+  if (!self->requires_grad || !(leaf || self->grad_leaf_view) || !is_inplace (op, ov, argv)
       || !records (op))
     return TRUE;
   g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
-               is_setitem (op) ? "a view of a leaf Variable that requires grad is being used in "
-                                 "an in-place operation."
-                               : "a leaf Variable that requires grad is being used in an in-place "
-                                 "operation.");
+               is_setitem (op) || !leaf ? "a view of a leaf Variable that requires grad is being "
+                                          "used in an in-place operation."
+                                        : "a leaf Variable that requires grad is being used in an "
+                                          "in-place operation.");
   return FALSE;
 }
 
@@ -747,6 +748,10 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
           if (argv[i].kind == FX_VALUE_TENSOR && argv[i].tensor == out)
             return;
       mark (out, backward_name (op, ov, argv, self, out), self);
+      /* a view of a leaf (or of such a view) may not be changed in place either */
+      if (self != NULL && out != self && out->storage == self->storage && self->requires_grad
+          && (self->grad_fn == NULL || self->grad_leaf_view))
+        out->grad_leaf_view = TRUE;
     }
   else if (result->kind == FX_VALUE_TUPLE || result->kind == FX_VALUE_LIST)
     {
@@ -758,6 +763,9 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
             if (name == NULL)
               name = backward_name (op, ov, argv, self, out);
             mark (out, name, self);
+            if (self != NULL && out->storage == self->storage && self->requires_grad
+                && (self->grad_fn == NULL || self->grad_leaf_view))
+              out->grad_leaf_view = TRUE;
           }
     }
   else if (is_setitem (op) && self != NULL)
@@ -784,5 +792,8 @@ fx_grad_record_view (const char *name, const FxTensor *base, FxTensor *view)
   if (grad_mode_off)
     view->requires_grad = base->requires_grad && differentiable (view);
   else
-    fx_grad_record_named (name, &base, 1, view);
+    {
+      fx_grad_record_named (name, &base, 1, view);
+      view->grad_leaf_view = base->requires_grad && (base->grad_fn == NULL || base->grad_leaf_view);
+    }
 }

@@ -35,6 +35,7 @@ typedef struct _FxTensor {
   /* The backward node autograd would have made this tensor with (a static string such as
    * "AddBackward0", see ops/grad.h); NULL for leaves. */
   const char *grad_fn;
+  gboolean grad_leaf_view;               /* a view of a leaf that requires grad (grad.h) */
   gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
   gboolean in_block;                     /* private to tensor.c: allocated with its storage */
 } FxTensor;

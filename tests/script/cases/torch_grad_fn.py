@@ -322,6 +322,14 @@ except RuntimeError as e:
 with torch.no_grad():
     p.add_(1)
 print(p)
+for what, f in [('view add_', lambda: p[0].add_(1)), ('view mul_', lambda: p.view(2).mul_(2)),
+                ('view of view', lambda: p[1:][0].zero_()), ('t relu_', lambda: p.reshape(1, 2).t().relu_())]:
+    try:
+        f()
+        print(what, 'ok')
+    except RuntimeError as e:
+        print(what, 'RuntimeError:', e)
+print(q[0].add_(1).requires_grad, p)
 import copy
 print(copy.deepcopy(p))
 for what, f in [('deepcopy', lambda: copy.deepcopy(q)), ('numpy', lambda: q.numpy())]:
