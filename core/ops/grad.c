@@ -100,6 +100,16 @@ fx_grad_check_inplace (const FxOp *op, const FxOverload *ov, const FxValue *argv
   if (grad_mode_off || ov->n_args == 0 || argv[0].kind != FX_VALUE_TENSOR)
     return TRUE;
   const FxTensor *self = argv[0].tensor;
+  if (self->grad_view_output > 0 && self->grad_fn != NULL && is_inplace (op, ov, argv)
+      && records (op))
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Output %d of %s is a view and is being "
+                   "modified inplace. This view is the output of a function that returns "
+                   "multiple views. Such functions do not allow the output views to be modified "
+                   "inplace. You should replace the inplace operation by an out-of-place one.",
+                   self->grad_view_output - 1, self->grad_fn);
+      return FALSE;
+    }
   gboolean leaf = self->grad_fn == NULL;
   if (!self->requires_grad || !(leaf || self->grad_leaf_view) || !is_inplace (op, ov, argv)
       || !records (op))
@@ -766,6 +776,11 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
             if (self != NULL && out->storage == self->storage && self->requires_grad
                 && (self->grad_fn == NULL || self->grad_leaf_view))
               out->grad_leaf_view = TRUE;
+            /* views that split one tensor: PyTorch refuses to change them in place */
+            if (self != NULL && out->storage == self->storage
+                && (g_str_equal (name, "SplitBackward0") || g_str_equal (name, "UnbindBackward0")
+                    || g_str_equal (name, "SplitWithSizesBackward0")))
+              out->grad_view_output = (int) i + 1;
           }
     }
   else if (is_setitem (op) && self != NULL)

@@ -36,6 +36,7 @@ typedef struct _FxTensor {
    * "AddBackward0", see ops/grad.h); NULL for leaves. */
   const char *grad_fn;
   gboolean grad_leaf_view;               /* a view of a leaf that requires grad (grad.h) */
+  int grad_view_output;                  /* 1 + i: output i of split/chunk/unbind (grad.h) */
   gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
   gboolean in_block;                     /* private to tensor.c: allocated with its storage */
 } FxTensor;

@@ -330,6 +330,19 @@ for what, f in [('view add_', lambda: p[0].add_(1)), ('view mul_', lambda: p.vie
     except RuntimeError as e:
         print(what, 'RuntimeError:', e)
 print(q[0].add_(1).requires_grad, p)
+s4 = torch.ones(4, 2, requires_grad=True) * 1
+for what, f in [('split', lambda: s4.split(2)[1].add_(1)), ('chunk', lambda: s4.chunk(2)[1].mul_(2)),
+                ('unbind', lambda: s4.unbind()[2].relu_()), ('split sizes', lambda: s4.split([1, 3])[1].zero_()),
+                ('leaf split', lambda: torch.ones(4, requires_grad=True).split(2)[0].add_(1)),
+                ('tensor_split', lambda: s4.tensor_split(2)[1].add_(1))]:
+    try:
+        f()
+        print(what, 'ok')
+    except RuntimeError as e:
+        print(what, 'RuntimeError:', e)
+with torch.no_grad():
+    print(s4.detach().split(2)[0].add_(1))
+print(torch.ones(4).split(2)[0].add_(1))
 import copy
 print(copy.deepcopy(p))
 for what, f in [('deepcopy', lambda: copy.deepcopy(q)), ('numpy', lambda: q.numpy())]:
