@@ -29,19 +29,10 @@ fx_grad_mode_set (gboolean enabled)
 
 /* ---- which arguments ---- */
 
-static int
-arg_index (const FxOverload *ov, const char *name)
-{
-  for (int i = 0; i < ov->n_args; i++)
-    if (g_str_equal (ov->args[i].name, name))
-      return i;
-  return -1;
-}
-
 static const FxValue *
 arg_named (const FxOverload *ov, const FxValue *argv, const char *name)
 {
-  int i = arg_index (ov, name);
+  int i = fx_overload_param (ov, name);
   return i < 0 ? NULL : &argv[i];
 }
 
@@ -66,14 +57,23 @@ first_tensor (const FxOverload *ov, const FxValue *argv)
   return NULL;
 }
 
-/* nn.init's functions run under torch.no_grad() in PyTorch; new tensors (zeros_like,
- * x.new_zeros, ...) start a graph of their own. */
+/* nn.init's functions run under torch.no_grad() in PyTorch; detach() and new tensors
+ * (zeros_like, x.new_zeros, ...) start a graph of their own. */
 static gboolean
 records (const FxOp *op)
 {
   return !g_str_has_prefix (op->qualified_name, "torch.nn.init.")
          && !(op->flags & FX_OP_FLAG_CREATION) && !g_str_has_suffix (op->name, "_like")
-         && !g_str_has_prefix (op->name, "new_");
+         && !g_str_has_prefix (op->name, "new_") && !g_str_equal (op->name, "detach")
+         && !g_str_equal (op->name, "detach_");
+}
+
+/* Whether t is a leaf that requires grad, or a view of one (made while grad mode was on):
+ * what may not be changed in place. */
+static gboolean
+guards_a_leaf (const FxTensor *t)
+{
+  return t->requires_grad && (t->grad_fn == NULL || t->grad_leaf_view);
 }
 
 /* Whether this call changes its first argument in place: an in-place op, or inplace=True. */
@@ -100,25 +100,21 @@ fx_grad_check_inplace (const FxOp *op, const FxOverload *ov, const FxValue *argv
   if (grad_mode_off || ov->n_args == 0 || argv[0].kind != FX_VALUE_TENSOR)
     return TRUE;
   const FxTensor *self = argv[0].tensor;
-  if (self->grad_view_output > 0 && self->grad_fn != NULL && is_inplace (op, ov, argv)
-      && records (op))
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Output %d of %s is a view and is being "
-                   "modified inplace. This view is the output of a function that returns "
-                   "multiple views. Such functions do not allow the output views to be modified "
-                   "inplace. You should replace the inplace operation by an out-of-place one.",
-                   self->grad_view_output - 1, self->grad_fn);
-      return FALSE;
-    }
-  gboolean leaf = self->grad_fn == NULL;
-  if (!self->requires_grad || !(leaf || self->grad_leaf_view) || !is_inplace (op, ov, argv)
-      || !records (op))
+  gboolean split_view = self->grad_view_output > 0 && self->grad_fn != NULL;
+  if ((!split_view && !guards_a_leaf (self)) || !is_inplace (op, ov, argv) || !records (op))
     return TRUE;
-  g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
-               is_setitem (op) || !leaf ? "a view of a leaf Variable that requires grad is being "
-                                          "used in an in-place operation."
-                                        : "a leaf Variable that requires grad is being used in an "
-                                          "in-place operation.");
+  if (split_view)
+    g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "Output %d of %s is a view and is being "
+                 "modified inplace. This view is the output of a function that returns "
+                 "multiple views. Such functions do not allow the output views to be modified "
+                 "inplace. You should replace the inplace operation by an out-of-place one.",
+                 self->grad_view_output - 1, self->grad_fn);
+  else
+    g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                 is_setitem (op) || self->grad_fn != NULL
+                 ? "a view of a leaf Variable that requires grad is being used in an in-place "
+                   "operation."
+                 : "a leaf Variable that requires grad is being used in an in-place operation.");
   return FALSE;
 }
 
@@ -556,15 +552,6 @@ pad_name (const FxOverload *ov, const FxValue *argv)
   return g_intern_string (buf);
 }
 
-static gboolean
-is_one_of (const char *n, const char *const *names)
-{
-  for (; *names; names++)
-    if (g_str_equal (n, *names))
-      return TRUE;
-  return FALSE;
-}
-
 /* Names that depend on the arguments or the result; NULL: the table or the rule decides. */
 static const char *
 special_name (const FxOp *op, const FxOverload *ov, const FxValue *argv, const FxTensor *self,
@@ -617,7 +604,7 @@ special_name (const FxOp *op, const FxOverload *ov, const FxValue *argv, const F
         return KEEP;
       return self->storage == out->storage ? "ReshapeAliasBackward0" : "UnsafeViewBackward0";
     }
-  if (is_one_of (n, conversions))
+  if (g_strv_contains (conversions, n))
     {
       if (same_tensor (self, out))
         return KEEP;
@@ -700,6 +687,19 @@ differentiable (const FxTensor *t)
   return fx_dtype_is_floating (t->dtype);
 }
 
+/* What a result that is a view of base (shares its storage) may not undergo in place: a
+ * view of a leaf that requires grad (or of such a view); output_1 (1 + its index) of those
+ * that split one tensor, 0 for the others. */
+static void
+mark_view (FxTensor *out, const FxTensor *base, int output_1)
+{
+  if (base == NULL || out == base || out->storage != base->storage)
+    return;
+  if (guards_a_leaf (base))
+    out->grad_leaf_view = TRUE;
+  out->grad_view_output = output_1;
+}
+
 /* keep_from: the input whose requires_grad and node a KEEP result takes */
 static void
 mark (FxTensor *t, const char *name, const FxTensor *keep_from)
@@ -727,8 +727,7 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
   if (grad_mode_off)
     {
       /* views of a tensor that requires grad still do (PyTorch's views in no_grad) */
-      if (self != NULL && self->requires_grad && records (op)
-          && !g_str_equal (op->name, "detach") && !g_str_equal (op->name, "detach_"))
+      if (self != NULL && self->requires_grad && records (op))
         {
           guint n = result->kind == FX_VALUE_TENSOR ? 1
                     : result->kind == FX_VALUE_TUPLE || result->kind == FX_VALUE_LIST
@@ -746,8 +745,7 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
   gboolean any = FALSE;
   for (int i = 0; i < ov->n_args && !any; i++)
     any = value_requires_grad (&argv[i]);
-  if (!any || !records (op) || g_str_equal (op->name, "detach")
-      || g_str_equal (op->name, "detach_"))
+  if (!any || !records (op))
     return;
   if (result->kind == FX_VALUE_TENSOR)
     {
@@ -758,29 +756,25 @@ fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxVal
           if (argv[i].kind == FX_VALUE_TENSOR && argv[i].tensor == out)
             return;
       mark (out, backward_name (op, ov, argv, self, out), self);
-      /* a view of a leaf (or of such a view) may not be changed in place either */
-      if (self != NULL && out != self && out->storage == self->storage && self->requires_grad
-          && (self->grad_fn == NULL || self->grad_leaf_view))
-        out->grad_leaf_view = TRUE;
+      mark_view (out, self, 0);
     }
   else if (result->kind == FX_VALUE_TUPLE || result->kind == FX_VALUE_LIST)
     {
+      static const char *const splits[] = { "SplitBackward0", "SplitWithSizesBackward0",
+                                            "UnbindBackward0", NULL };
       const char *name = NULL;
+      gboolean split = FALSE;
       for (guint i = 0; i < result->seq->len; i++)
         if (result->seq->items[i].kind == FX_VALUE_TENSOR)
           {
             FxTensor *out = result->seq->items[i].tensor;
             if (name == NULL)
-              name = backward_name (op, ov, argv, self, out);
+              {
+                name = backward_name (op, ov, argv, self, out);
+                split = g_strv_contains (splits, name);
+              }
             mark (out, name, self);
-            if (self != NULL && out->storage == self->storage && self->requires_grad
-                && (self->grad_fn == NULL || self->grad_leaf_view))
-              out->grad_leaf_view = TRUE;
-            /* views that split one tensor: PyTorch refuses to change them in place */
-            if (self != NULL && out->storage == self->storage
-                && (g_str_equal (name, "SplitBackward0") || g_str_equal (name, "UnbindBackward0")
-                    || g_str_equal (name, "SplitWithSizesBackward0")))
-              out->grad_view_output = (int) i + 1;
+            mark_view (out, self, split ? (int) i + 1 : 0);
           }
     }
   else if (is_setitem (op) && self != NULL)
@@ -809,6 +803,6 @@ fx_grad_record_view (const char *name, const FxTensor *base, FxTensor *view)
   else
     {
       fx_grad_record_named (name, &base, 1, view);
-      view->grad_leaf_view = base->requires_grad && (base->grad_fn == NULL || base->grad_leaf_view);
+      mark_view (view, base, 0);
     }
 }

@@ -110,5 +110,7 @@ gboolean     fx_op_call             (const FxOp *op, const FxValue *args, int n_
  * torch.float32. */
 gboolean     fx_schema_parse        (const char *text, FxOverload *out, GError **error);
 void         fx_overload_clear      (FxOverload *overload);
+/* The index of the parameter called name in overload's schema, or -1 (name may be NULL). */
+int          fx_overload_param      (const FxOverload *overload, const char *name);
 
 G_END_DECLS

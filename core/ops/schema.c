@@ -777,8 +777,8 @@ kwargs_find (const FxDict *kwargs, const char *name)
   return NULL;
 }
 
-static int
-find_param (const FxOverload *ov, const char *name)
+int
+fx_overload_param (const FxOverload *ov, const char *name)
 {
   if (name == NULL)
     return -1;
@@ -976,7 +976,7 @@ bind_one (const BindCtx *ctx, const FxOverload *ov, const FxValue *args, int n_a
       for (guint j = 0; kwargs && fx_dict_entry (kwargs, j, &k, &kv); j++)
         {
           const char *kn = kwarg_name (k);
-          int p = find_param (ov, kn);
+          int p = fx_overload_param (ov, kn);
           if (p >= 0 && p >= n_args)
             continue;
           g_autofree char *prefix = ctx->method ? g_strdup_printf ("Tensor.%s", ctx->name)
@@ -1079,7 +1079,7 @@ bind_one (const BindCtx *ctx, const FxOverload *ov, const FxValue *args, int n_a
 
   for (guint j = 0; kwargs && fx_dict_entry (kwargs, j, &k, &kv); j++)
     {
-      if (find_param (ov, kwarg_name (k)) < 0)
+      if (fx_overload_param (ov, kwarg_name (k)) < 0)
         {
           const char *kn = kwarg_name (k);
           fail_set (fail, FX_ERROR_DTYPE, FALSE, "%s() got an unexpected keyword argument '%s'",

@@ -1368,6 +1368,16 @@ call_torch_function (FxScript *S, FxScriptClass *cls, const FxOp *op, const FxVa
   return ok;
 }
 
+/* Whether PyTorch's C++ argument parser reads this function's arguments (not Python code:
+ * torch.nn.functional, operator, ...). */
+static gboolean
+parsed_in_cpp (const FxOp *op)
+{
+  return op->kind == FX_OP_FUNCTION && !(op->flags & FX_OP_FLAG_PYTHON_FUNCTION)
+         && g_str_has_prefix (op->qualified_name, "torch.")
+         && !g_str_has_prefix (op->qualified_name, "torch.nn.functional.");
+}
+
 /* PyTorch's argument parser takes a `Tensor[]` argument only as a tuple or list: an
  * overriding object there itself (torch.cat(proxy)) is a TypeError before any
  * __torch_function__ (torch.fx records nothing). Ops written in Python in PyTorch
@@ -1376,9 +1386,7 @@ static gboolean
 check_tensor_lists (FxScript *S, const FxOp *op, const FxValue *args, int n_args)
 {
   const FxOverload *o;
-  if (op->kind != FX_OP_FUNCTION || op->n_overloads != 1
-      || (op->flags & FX_OP_FLAG_PYTHON_FUNCTION)
-      || g_str_has_prefix (op->qualified_name, "torch.nn.functional."))
+  if (!parsed_in_cpp (op) || op->n_overloads != 1)
     return TRUE;
   o = &op->overloads[0];
   for (int i = 0; i < n_args && i < o->n_args; i++)
@@ -1391,29 +1399,20 @@ check_tensor_lists (FxScript *S, const FxOp *op, const FxValue *args, int n_args
   return TRUE;
 }
 
-/* Whether PyTorch's C++ argument parser reads this function's arguments (not Python code:
- * torch.nn.functional, operator, ...). */
-static gboolean
-parsed_in_cpp (const FxOp *op)
-{
-  return op->kind == FX_OP_FUNCTION && !(op->flags & FX_OP_FLAG_PYTHON_FUNCTION)
-         && g_str_has_prefix (op->qualified_name, "torch.")
-         && !g_str_has_prefix (op->qualified_name, "torch.nn.functional.");
-}
-
 /* Whether some overload of op takes a tensor (or anything) at this position or name. */
 static gboolean
 tensor_slot (const FxOp *op, int position, const char *name)
 {
   for (int k = 0; k < op->n_overloads; k++)
-    for (int i = 0; i < op->overloads[k].n_args; i++)
-      {
-        const FxArgSpec *a = &op->overloads[k].args[i];
-        if ((name ? g_str_equal (a->name, name) : i == position && !a->kwarg_only)
-            && (a->type == FX_ARG_TENSOR || a->type == FX_ARG_TENSOR_LIST
-                || a->type == FX_ARG_ANY))
-          return TRUE;
-      }
+    {
+      const FxOverload *o = &op->overloads[k];
+      int i = name ? fx_overload_param (o, name) : position < o->n_args ? position : -1;
+      const FxArgSpec *a = i >= 0 ? &o->args[i] : NULL;
+      if (a != NULL && (name || !a->kwarg_only)
+          && (a->type == FX_ARG_TENSOR || a->type == FX_ARG_TENSOR_LIST
+              || a->type == FX_ARG_ANY))
+        return TRUE;
+    }
   return FALSE;
 }
 

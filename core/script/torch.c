@@ -125,19 +125,25 @@ sc_torch_set_instance_tensor (FxScript *S, const FxValue *v, FxTensor *t)
   return TRUE;
 }
 
+/* Grad mode as torch.is_grad_enabled() says: off under no_grad and inference_mode. */
+static gboolean
+grad_enabled (const TorchState *st)
+{
+  return st->grad_enabled && !st->inference_mode;
+}
+
 gboolean
 sc_torch_grad_enabled (FxScript *S)
 {
   TorchState *st = torch_state (S);
-  return st == NULL || (st->grad_enabled && !st->inference_mode);
+  return st == NULL || grad_enabled (st);
 }
 
-/* libfx's grad mode (what ops record) follows the script's: off under no_grad and
- * inference_mode. */
+/* libfx's grad mode (what ops record) follows the script's. */
 static void
 grad_mode_sync (TorchState *st)
 {
-  fx_grad_mode_set (st->grad_enabled && !st->inference_mode);
+  fx_grad_mode_set (grad_enabled (st));
 }
 
 FxTensor *
@@ -1367,7 +1373,7 @@ static gboolean
 fn_is_grad_enabled (TORCH_ARGS)
 {
   TorchState *st = data;
-  *result = fx_value_bool (st->grad_enabled && !st->inference_mode);
+  *result = fx_value_bool (grad_enabled (st));
   return TRUE;
 }
 
