@@ -2,8 +2,8 @@
 overload of libfx's op registry in PyTorch 1.13 with sample arguments that require grad and
 prints, for each whose result's grad_fn is not CamelCase(name) + "Backward0", a line of
 grad.c's backward_exceptions. Ops whose node depends on their arguments (grad.c's
-special_name) are left out, and so are calls PyTorch refuses with these generic arguments
-(their entries at the end of the table were measured one by one).
+special_name) are left out; the overloads that PyTorch refuses with these generic arguments
+follow, called by hand_probes() with arguments chosen for each.
 Usage: build/tests/conformance/dump-ops > ops.tsv; /usr/bin/python3 gen_grad_fn_names.py ops.tsv"""
 import sys, re, operator, torch, torch.nn.functional as F
 torch.manual_seed(0)
@@ -168,11 +168,57 @@ SPECIAL = {'linear', 'matmul', '__matmul__', 'reshape', 'reshape_as', 'flatten',
            'adaptive_avg_pool2d', 'adaptive_avg_pool3d', 'interpolate', 'upsample',
            'upsample_nearest', 'upsample_bilinear', 'pad', 'sum', 'mean', 'nansum', 'split',
            'copy'}
+
+def hand_probes():
+    """Overloads the sample arguments above cannot reach (a tensor bound, a value, a start,
+    a normalized shape...): each called with arguments chosen for it."""
+    def t(*shape):
+        return torch.randn(*shape).requires_grad_().clone()
+    x, zeros, idx = t(2, 3), torch.zeros(2, 3), torch.tensor([[0], [1]])
+    calls = []
+    for path in ('torch.clamp', 'torch.clamp_', 'torch.clip', 'torch.clip_', 'Tensor.clamp',
+                 'Tensor.clamp_', 'Tensor.clip', 'Tensor.clip_'):
+        fn = (lambda n: lambda a, **k: getattr(a, n)(**k))(path.split('.')[1]) \
+            if path.startswith('Tensor.') else getattr(torch, path.split('.')[1])
+        calls.append((path, 0, (lambda f: lambda: f(x.clone(), min=zeros))(fn)))
+        calls.append((path, 1, (lambda f: lambda: f(x.clone(), min=0.0))(fn)))
+    bn = (t(2, 3, 4), torch.zeros(3), torch.ones(3), t(3), t(3))
+    calls += [
+        ('torch.nn.functional.batch_norm', 0, lambda: F.batch_norm(*bn)),
+        ('torch.batch_norm', 0, lambda: torch.batch_norm(bn[0], bn[3], bn[4], bn[1], bn[2],
+                                                         False, 0.1, 1e-5, False)),
+        ('torch.nn.functional.layer_norm', 0, lambda: F.layer_norm(x, (3,))),
+        ('torch.layer_norm', 0, lambda: torch.layer_norm(x, (3,))),
+        ('torch.instance_norm', 0, lambda: torch.instance_norm(t(2, 3, 4), None, None, None,
+                                                               None, True, 0.1, 1e-5, False)),
+        ('torch.nn.functional.cross_entropy', 0, lambda: F.cross_entropy(x, torch.tensor([0, 1]))),
+        ('torch.nn.functional.nll_loss', 0, lambda: F.nll_loss(x, torch.tensor([0, 1]))),
+        ('torch.masked_fill', 0, lambda: torch.masked_fill(x, x > 0, torch.tensor(1.0))),
+        ('Tensor.masked_fill', 0, lambda: x.masked_fill(x > 0, torch.tensor(1.0))),
+        ('Tensor.masked_fill_', 0, lambda: x.clone().masked_fill_(x > 0, torch.tensor(1.0))),
+        ('torch.scatter', 1, lambda: torch.scatter(x, 1, idx, 2.0)),
+        ('Tensor.scatter', 1, lambda: x.scatter(1, idx, 2.0)),
+        ('Tensor.scatter_', 1, lambda: x.clone().scatter_(1, idx, 2.0)),
+        ('torch.narrow', 0, lambda: torch.narrow(x, 1, torch.tensor(0), 2)),
+        ('Tensor.narrow', 0, lambda: x.narrow(1, torch.tensor(0), 2)),
+        ('torch.unflatten', 0, lambda: torch.unflatten(x, 1, (3, 1))),
+        ('Tensor.unflatten', 0, lambda: x.unflatten(1, (3, 1))),
+        ('Tensor.copy_', 0, lambda: x.clone().copy_(t(2, 3))),
+        ('Tensor.copy_', 1, lambda: x.clone().copy_(t(2, 3))),   # a number arrives as a tensor
+    ]
+    for path, i, call in calls:
+        yield path, i, grad_name(call())
+
+
 if __name__ == '__main__':
+    print('  /* printed by gen_grad_fn_names.py */')
     for path, i, name in probe(open(sys.argv[1])):
         short = path.rsplit('.', 1)[-1]
         base = short if short.startswith('__') else short.rstrip('_')
         if name in (None, 'ERR', 'SKIP', '-', 'leaf', 'CloneBackward0') or base in SPECIAL \
                 or path.startswith(('torch.nn.init.', 'operator.')) or camel(base) == name:
             continue
+        print('  { "%s", %d, "%s" },' % (path, i, name))
+    print("  /* overloads the generic arguments do not reach: gen_grad_fn_names.py's hand_probes */")
+    for path, i, name in hand_probes():
         print('  { "%s", %d, "%s" },' % (path, i, name))
