@@ -159,7 +159,8 @@ test_two_threads (void)
  * shapes that hit its edges: rows not a multiple of its 6- or 8-row tiles, columns not a
  * multiple of 16 or 64 (49, 50, 17, 34: the last one or two as dot products; 80, 196, 212:
  * five vectors left, as blocks of 3 and 2), k over its 128-deep panels (one block of columns:
- * each tile of rows through all panels), strides wider than the rows. Both sum the same k
+ * each tile of rows through a group of panels; over 512 KiB of B, several groups), strides
+ * wider than the rows. Both sum the same k
  * products in different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
 static void
 test_stream_gemm (void)
@@ -169,6 +170,7 @@ test_stream_gemm (void)
     { 5, 3, 1000 }, { 33, 130, 17 }, { 9, 50, 200 }, { 4, 17, 40 }, { 12, 34, 256 },
     { 17, 40, 150 }, { 9, 48, 193 }, { 25, 33, 147 },   /* 8-row tiles, one deeper panel */
     { 10, 80, 64 }, { 14, 196, 300 }, { 7, 212, 40 },   /* 5 vectors left: blocks of 3 + 2 */
+    { 20, 49, 4608 }, { 9, 64, 2600 },                   /* two groups of panels */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
