@@ -400,6 +400,17 @@ im2col_f32_vec (const Geom *g, const int sw, const float *in, float *cols, int64
               for (const char *q = p0; q < p1; q += 64)
                 _mm_prefetch (q, _MM_HINT_T0);
             }
+          /* and the next channel's rows of columns, for writing: the scratch buffer was last
+           * written layers before, and its lines came back from memory one store at a time
+           * (the three strided and three downsampling layers of a ResNet-50 forward: 0.2 ms
+           * less in 6 of 8 alternating runs) */
+          if (ki == 0 && kj == 0 && c + 1 < c1)
+            {
+              const char *p0 = (const char *) (cols + (c + 1) * g->kh * g->kw * ld);
+              const char *p1 = (const char *) (cols + (c + 2) * g->kh * g->kw * ld);
+              for (const char *q = p0; q < p1; q += 64)
+                __builtin_prefetch (q, 1, 3);
+            }
           float *row = cols + ((c * g->kh + ki) * g->kw + kj) * ld;
           int64_t iw0 = kj * g->dw - g->pw;
           /* output columns whose input column is inside the image */
