@@ -10,6 +10,7 @@
  * before OpenBLAS's when libfx links it, so libfx does not link it: it sets
  * OPENBLAS_CORETYPE, dlopen()s the library, restores the environment and resolves the few
  * symbols it needs. */
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_SET: physical_cores() */
 #include "tensor/blas.h"
 
 #include <dlfcn.h>

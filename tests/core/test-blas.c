@@ -1,6 +1,8 @@
+#define _GNU_SOURCE   /* sched_setaffinity */
 /* test-blas.c: OpenBLAS set-up (kernel chosen from the CPU's flags, thread counts and the
  * environment variables that steer them) and the gemm/gemv wrappers against plain loops. */
 #include <fx.h>
+#include <sched.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,29 @@ test_env_threads (void)
       g_assert_cmpint (fx_blas_num_threads (), ==, 2);
       fx_blas_set_num_threads (0);
       g_assert_cmpint (fx_blas_num_threads (), ==, 3);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* A process allowed one CPU (taskset, a container's cpuset) gets one thread by default,
+ * not one per CPU of the machine: two threads spinning on one CPU ran slower than one. */
+static void
+test_affinity_threads (void)
+{
+  if (g_test_subprocess ())
+    {
+      clear_blas_env ();
+      cpu_set_t set;
+      g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+      int first = 0;
+      while (first < CPU_SETSIZE && !CPU_ISSET (first, &set))
+        first++;
+      CPU_ZERO (&set);
+      CPU_SET (first, &set);
+      g_assert_cmpint (sched_setaffinity (0, sizeof set, &set), ==, 0);
+      g_assert_cmpint (fx_blas_num_threads (), ==, 1);
       return;
     }
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
@@ -430,6 +455,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blas/default-core", test_default_core);
   g_test_add_func ("/blas/env/fx-num-threads", test_env_threads);
   g_test_add_func ("/blas/env/openblas-num-threads", test_env_openblas_threads);
+  g_test_add_func ("/blas/affinity-threads", test_affinity_threads);
   g_test_add_func ("/blas/env/coretype-auto", test_env_core_auto);
   g_test_add_func ("/blas/env/coretype-forced", test_env_core_forced);
   g_test_add_func ("/blas/env/openblas-coretype-slower", test_env_user_coretype_slower);
