@@ -918,6 +918,25 @@ adaptive_run (FxTensor *input, int64_t oh, int64_t ow, gboolean is_max, FxTensor
 DEFINE_PLANE_MEANS (plane_means_f32, float)
 DEFINE_PLANE_MEANS (plane_means_f64, double)
 
+typedef struct {
+  FxDType dtype;
+  const void *src;
+  void *dst;
+  int64_t hw, planes;
+} MeansJob;
+
+/* groups of PLANE_MEANS_GROUP planes [begin, end) */
+static void
+plane_means_job (int64_t begin, int64_t end, gpointer data)
+{
+  MeansJob *j = data;
+  int64_t p0 = begin * PLANE_MEANS_GROUP, n = MIN (end * PLANE_MEANS_GROUP, j->planes) - p0;
+  if (j->dtype == FX_DTYPE_FLOAT32)
+    plane_means_f32 ((const float *) j->src + p0 * j->hw, (float *) j->dst + p0, n, j->hw);
+  else
+    plane_means_f64 ((const double *) j->src + p0 * j->hw, (double *) j->dst + p0, n, j->hw);
+}
+
 /* mean over the last two dims, keepdim: what ATen does for an output size of (1, 1). */
 static FxTensor *
 global_mean (FxTensor *input, GError **error)
@@ -939,11 +958,13 @@ global_mean (FxTensor *input, GError **error)
   int64_t hw = input->shape[input->ndim - 2] * input->shape[input->ndim - 1];
   g_autoptr (FxTensor) in = fx_tensor_contiguous (input);
   FxTensor *out = pool_output (input, input->dtype, 1, 1);
-  int64_t planes = fx_tensor_numel (out);
-  if (input->dtype == FX_DTYPE_FLOAT32)
-    plane_means_f32 (fx_tensor_data (in), fx_tensor_data (out), planes, hw);
-  else
-    plane_means_f64 (fx_tensor_data (in), fx_tensor_data (out), planes, hw);
+  MeansJob j = { in->dtype, fx_tensor_data (in), fx_tensor_data (out), hw,
+                 fx_tensor_numel (out) };
+  /* groups of planes, split between the threads: a forward's input (ResNet's last block,
+   * split by channels) is then read where it was written */
+  fx_parallel_for ((j.planes + PLANE_MEANS_GROUP - 1) / PLANE_MEANS_GROUP,
+                   MAX ((int64_t) 1, 4096 / (PLANE_MEANS_GROUP * MAX (hw, (int64_t) 1))),
+                   plane_means_job, &j);
   return out;
 }
 
