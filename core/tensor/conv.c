@@ -847,26 +847,43 @@ stem_applies (const Geom *g)
          && g->kh >= 3 && g->kw >= 3 && k <= STEM_MAX_K && g->ow >= 16 && fx_cpu_has_avx512 ();
 }
 
-/* phase planes (image, channel, py, px) [begin, end) */
-static void
+/* phase planes (image, channel, py, px) [begin, end): each row a stride-2 gather of an
+ * input row (strided_vec's masked loads, zeros for the padding), or zeros. Element by
+ * element with bounds checks the split took 64 µs of ResNet's stem, 50 µs this way. */
+__attribute__ ((target ("avx512f"))) static void
 stem_phase_job (int64_t begin, int64_t end, gpointer data)
 {
   StemJob *j = data;
   const Geom *g = j->g;
+  const __m512i evens = _mm512_setr_epi32 (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
+                                           28, 30);
   for (int64_t t = begin; t < end; t++)
     {
       int64_t plane = t / 4, py = (t / 2) % 2, px = t % 2;
       const float *src = j->in + plane * g->h * g->w;
       float *dst = j->phases + t * j->ph_rows * j->ph_cols;
+      /* column col reads input column iw0 + 2 col; those of [lo, hi) are inside the image */
+      int64_t iw0 = px - g->pw;
+      int64_t lo = iw0 >= 0 ? 0 : (-iw0 + 1) / 2;
+      int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + 1) / 2;
+      hi = MIN (hi, j->ph_cols);
+      lo = MIN (lo, hi);
       for (int64_t r = 0; r < j->ph_rows; r++)
         {
           int64_t ih = 2 * r + py - g->ph;
           float *row = dst + r * j->ph_cols;
-          for (int64_t col = 0; col < j->ph_cols; col++)
+          if (ih < 0 || ih >= g->h)
             {
-              int64_t iw = 2 * col + px - g->pw;
-              row[col] = ih >= 0 && ih < g->h && iw >= 0 && iw < g->w ? src[ih * g->w + iw]
-                                                                      : 0.f;
+              memset (row, 0, sizeof (float) * j->ph_cols);
+              continue;
+            }
+          uintptr_t base = (uintptr_t) (src + ih * g->w);
+          for (int64_t col = 0; col < j->ph_cols; col += 16)
+            {
+              int64_t n = MIN ((int64_t) 16, j->ph_cols - col);
+              uint32_t bits = lane_bits (CLAMP (lo - col, 0, n), CLAMP (hi - col, 0, n), 2);
+              _mm512_mask_storeu_ps (row + col, (__mmask16) bit_range (0, n),
+                                     strided_vec (base, iw0 + 2 * col, bits, 2, evens));
             }
         }
     }
@@ -960,13 +977,17 @@ conv_stem (const Geom *g, const float *in, const float *w, const float *bias, fl
   j.ph_rows = g->oh + (g->kh - 1) / 2;
   j.ph_cols = (g->ow + 15) / 16 * 16 + (g->kw - 1) / 2;
   gsize floats = (gsize) (g->n * g->c * 4 * j.ph_rows * j.ph_cols);
-  j.phases = g_malloc (floats * sizeof (float));
+  /* a tensor's storage, which goes back to the cache of big buffers for the next call:
+   * a plain malloc of this size (0.7 MB for ResNet's stem) may be a fresh mmap whose pages
+   * fault in on every call */
+  int64_t shape[1] = { (int64_t) floats };
+  g_autoptr (FxTensor) phases = fx_tensor_new_uninit (FX_DTYPE_FLOAT32, 1, shape);
+  j.phases = fx_tensor_data (phases);
   fx_parallel_for (g->n * g->c * 4, 1, stem_phase_job, &j);
   /* rows in order: the calling thread takes the top ones, the other the bottom ones, as the
    * pool after the stem splits its rows */
   fx_parallel_for (g->n * g->oh, MAX ((int64_t) 1, 4096 / MAX (g->o * g->ow / 16, 1)),
                    stem_rows_job, &j);
-  g_free (j.phases);
 }
 #else
 static gboolean
