@@ -116,6 +116,21 @@ void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParalle
 guint64      fx_parallel_call_id        (void);
 gboolean     fx_scratch_holds           (GPrivate *tag, guint64 call, int64_t what);
 
+/* Prefetches the cache lines of [begin, end) into L1, for reading or (for_write, a constant)
+ * for writing: for kernels whose input was just written in the other core's cache, or whose
+ * scratch was last used layers before, in patterns the hardware's prefetchers do not follow. */
+static inline void
+fx_prefetch_range (const void *begin, const void *end, gboolean for_write)
+{
+  for (const char *q = begin; q < (const char *) end; q += 64)
+    {
+      if (for_write)
+        __builtin_prefetch (q, 1, 3);
+      else
+        __builtin_prefetch (q, 0, 3);
+    }
+}
+
 /* Between these two calls BLAS runs single-threaded: for fx_parallel_for loops whose chunks
  * each call BLAS on their own thread. They nest and count; threads come back at the last
  * leave. */

@@ -208,6 +208,17 @@ typedef struct {
   int64_t groups;
 } Geom;
 
+/* The indices i in [0, limit) with 0 <= off + stride·i < extent: [*lo, *hi) (empty: lo = hi):
+ * the output columns of a kernel tap whose input column is inside the image, or (transposed)
+ * the input columns whose output column is. */
+static inline void
+strided_span (int64_t off, int64_t extent, int64_t stride, int64_t limit, int64_t *lo,
+              int64_t *hi)
+{
+  *hi = extent - off <= 0 ? 0 : MIN ((extent - off + stride - 1) / stride, limit);
+  *lo = MIN (off >= 0 ? 0 : (-off + stride - 1) / stride, *hi);
+}
+
 /* dst[i] = src[2 i]: stride-2 convolutions gather every other input column (float32 ones
  * only without AVX-512: im2col_f32_avx512_s2 below has its own). SSE2 (part of x86-64)
  * picks four per shuffle; plain C elsewhere. */
@@ -289,12 +300,8 @@ gather2_f64 (double *dst, const double *src, int64_t n)
         for (int64_t kj = 0; kj < g->kw; kj++)                                            \
           {                                                                               \
             T *row = cols + ((c * g->kh + ki) * g->kw + kj) * ld;                         \
-            int64_t iw0 = kj * g->dw - g->pw;                                             \
-            /* output columns whose input column is inside the image */                   \
-            int64_t lo = iw0 >= 0 ? 0 : (-iw0 + g->sw - 1) / g->sw;                       \
-            int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + g->sw - 1) / g->sw;          \
-            hi = MIN (hi, g->ow);                                                         \
-            lo = MIN (lo, hi);                                                            \
+            int64_t iw0 = kj * g->dw - g->pw, lo, hi;                                     \
+            strided_span (iw0, g->w, g->sw, g->ow, &lo, &hi);                             \
             for (int64_t oh = j0 / g->ow; oh * g->ow < j1; oh++)                          \
               {                                                                           \
                 int64_t a = MAX (j0 - oh * g->ow, 0), b = MIN (j1 - oh * g->ow, g->ow);   \
@@ -365,6 +372,23 @@ lane_bits (int64_t vl, int64_t vh, int sw)
 #define IM2COL_PREFETCH_PLANES 2
 #define IM2COL_MAX_VECS 8   /* output rows of up to 128 columns reuse masks made once */
 
+/* dst[x - x0] for x in [x0, x1): the float `off + sw·x` from base (strided_vec's addressing)
+ * for x in [lo, hi), zero elsewhere; lanes outside [lo, hi) do not touch memory. */
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
+strided_row (float *dst, uintptr_t base, int64_t off, int64_t x0, int64_t x1, int64_t lo,
+             int64_t hi, int sw, __m512i evens)
+{
+  for (int64_t x = x0; x < x1; x += 16)
+    {
+      int64_t n = MIN ((int64_t) 16, x1 - x);
+      _mm512_mask_storeu_ps (dst + (x - x0), (__mmask16) bit_range (0, n),
+                             strided_vec (base, off + sw * x,
+                                          lane_bits (CLAMP (lo - x, 0, n), CLAMP (hi - x, 0, n),
+                                                     sw),
+                                          sw, evens));
+    }
+}
+
 /* im2col_f32_rows with AVX-512, for stride sw (a constant once inlined): each output row's
  * piece of a column row is a few vectors, each a masked load (stride 2: two and a shuffle)
  * and a masked store, where the load masks hold the lanes inside the image (the others load
@@ -389,68 +413,52 @@ im2col_f32_vec (const Geom *g, const int sw, const float *in, float *cols, int64
   int64_t ih_lo = MAX ((int64_t) 0, (j0 / ow) * g->sh - g->ph);
   int64_t ih_hi = MIN (g->h, ((j1 - 1) / ow) * g->sh - g->ph + (g->kh - 1) * g->dh + 1);
   for (int64_t c = c0; c < c1; c++)
-    for (int64_t ki = 0; ki < g->kh; ki++)
-      for (int64_t kj = 0; kj < g->kw; kj++)
+    {
+      if (c + IM2COL_PREFETCH_PLANES < c1 && ih_hi > ih_lo)
         {
-          if (ki == 0 && kj == 0 && c + IM2COL_PREFETCH_PLANES < c1 && ih_hi > ih_lo)
-            {
-              const float *ahead = in + (c + IM2COL_PREFETCH_PLANES) * g->h * g->w;
-              const char *p0 = (const char *) (ahead + ih_lo * g->w);
-              const char *p1 = (const char *) (ahead + ih_hi * g->w);
-              for (const char *q = p0; q < p1; q += 64)
-                _mm_prefetch (q, _MM_HINT_T0);
-            }
-          /* and the next channel's rows of columns, for writing: the scratch buffer was last
-           * written layers before, and its lines came back from memory one store at a time
-           * (the three strided and three downsampling layers of a ResNet-50 forward: 0.2 ms
-           * less in 6 of 8 alternating runs) */
-          if (ki == 0 && kj == 0 && c + 1 < c1)
-            {
-              const char *p0 = (const char *) (cols + (c + 1) * g->kh * g->kw * ld);
-              const char *p1 = (const char *) (cols + (c + 2) * g->kh * g->kw * ld);
-              for (const char *q = p0; q < p1; q += 64)
-                __builtin_prefetch (q, 1, 3);
-            }
-          float *row = cols + ((c * g->kh + ki) * g->kw + kj) * ld;
-          int64_t iw0 = kj * g->dw - g->pw;
-          /* output columns whose input column is inside the image */
-          int64_t lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
-          int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + sw - 1) / sw;
-          hi = MIN (hi, ow);
-          lo = MIN (lo, hi);
-          for (int64_t v = 0; whole_masks && v < nvec; v++)
-            {
-              int64_t n = MIN ((int64_t) 16, ow - 16 * v);
-              row_m[v] = lane_bits (CLAMP (lo - 16 * v, 0, n), CLAMP (hi - 16 * v, 0, n), sw);
-              row_sm[v] = (__mmask16) bit_range (0, n);
-            }
-          for (int64_t oh = j0 / ow; oh * ow < j1; oh++)
-            {
-              int64_t a = MAX (j0 - oh * ow, 0), b = MIN (j1 - oh * ow, ow);
-              float *dst = row + (oh * ow + a - j0);   /* output column a */
-              int64_t ih = oh * g->sh - g->ph + ki * g->dh;
-              gboolean inside = ih >= 0 && ih < g->h;
-              /* the input element of output column 0 (perhaps in the padding) */
-              int64_t src = (c * g->h + (inside ? ih : 0)) * g->w + iw0;
-              if (whole_masks && a == 0 && b == ow)
-                {
-                  for (int64_t v = 0; v < nvec; v++)
-                    _mm512_mask_storeu_ps (dst + 16 * v, row_sm[v],
-                                           inside ? strided_vec (base, src + 16 * sw * v, row_m[v],
-                                                                 sw, evens)
-                                                  : _mm512_setzero_ps ());
-                  continue;
-                }
-              for (int64_t x = a; x < b; x += 16)
-                {
-                  int64_t n = MIN ((int64_t) 16, b - x);
-                  int64_t vl = CLAMP (lo - x, 0, n), vh = inside ? CLAMP (hi - x, 0, n) : 0;
-                  _mm512_mask_storeu_ps (dst + (x - a), (__mmask16) bit_range (0, n),
-                                         strided_vec (base, src + sw * x, lane_bits (vl, vh, sw),
-                                                      sw, evens));
-                }
-            }
+          const float *ahead = in + (c + IM2COL_PREFETCH_PLANES) * g->h * g->w;
+          fx_prefetch_range (ahead + ih_lo * g->w, ahead + ih_hi * g->w, FALSE);
         }
+      /* and the next channel's rows of columns, for writing: the scratch buffer was last
+       * written layers before, and its lines came back from memory one store at a time (the
+       * three strided and three downsampling layers of a ResNet-50 forward: 0.2 ms less in 6
+       * of 8 alternating runs) */
+      if (c + 1 < c1)
+        fx_prefetch_range (cols + (c + 1) * g->kh * g->kw * ld,
+                           cols + (c + 2) * g->kh * g->kw * ld, TRUE);
+      for (int64_t ki = 0; ki < g->kh; ki++)
+        for (int64_t kj = 0; kj < g->kw; kj++)
+          {
+            float *row = cols + ((c * g->kh + ki) * g->kw + kj) * ld;
+            int64_t iw0 = kj * g->dw - g->pw, lo, hi;
+            strided_span (iw0, g->w, sw, ow, &lo, &hi);
+            for (int64_t v = 0; whole_masks && v < nvec; v++)
+              {
+                int64_t n = MIN ((int64_t) 16, ow - 16 * v);
+                row_m[v] = lane_bits (CLAMP (lo - 16 * v, 0, n), CLAMP (hi - 16 * v, 0, n), sw);
+                row_sm[v] = (__mmask16) bit_range (0, n);
+              }
+            for (int64_t oh = j0 / ow; oh * ow < j1; oh++)
+              {
+                int64_t a = MAX (j0 - oh * ow, 0), b = MIN (j1 - oh * ow, ow);
+                float *dst = row + (oh * ow + a - j0);   /* output column a */
+                int64_t ih = oh * g->sh - g->ph + ki * g->dh;
+                gboolean inside = ih >= 0 && ih < g->h;
+                /* the input element of output column 0 (perhaps in the padding) */
+                int64_t src = (c * g->h + (inside ? ih : 0)) * g->w + iw0;
+                if (whole_masks && a == 0 && b == ow)
+                  {
+                    for (int64_t v = 0; v < nvec; v++)
+                      _mm512_mask_storeu_ps (dst + 16 * v, row_sm[v],
+                                             inside ? strided_vec (base, src + 16 * sw * v,
+                                                                   row_m[v], sw, evens)
+                                                    : _mm512_setzero_ps ());
+                    continue;
+                  }
+                strided_row (dst, base, src, a, b, lo, inside ? hi : lo, sw, evens);
+              }
+          }
+    }
 }
 
 __attribute__ ((target ("avx512f"))) static void
@@ -487,11 +495,8 @@ im2col_f32 (const Geom *g, const float *in, float *cols, int64_t c0, int64_t c1,
         for (int64_t kj = 0; kj < g->kw; kj++)                                            \
           {                                                                               \
             const T *row = cols + ((o * g->kh + ki) * g->kw + kj) * ncols;                \
-            int64_t ow0 = kj * g->dw - g->pw;                                             \
-            int64_t lo = ow0 >= 0 ? 0 : (-ow0 + g->sw - 1) / g->sw;                       \
-            int64_t hi = g->ow - ow0 <= 0 ? 0 : (g->ow - ow0 + g->sw - 1) / g->sw;        \
-            hi = MIN (hi, g->w);                                                          \
-            lo = MIN (lo, hi);                                                            \
+            int64_t ow0 = kj * g->dw - g->pw, lo, hi;                                     \
+            strided_span (ow0, g->ow, g->sw, g->w, &lo, &hi);                             \
             for (int64_t ih = 0; ih < g->h; ih++)                                         \
               {                                                                           \
                 int64_t oh = ih * g->sh - g->ph + ki * g->dh;                             \
@@ -592,11 +597,8 @@ depthwise_job (int64_t begin, int64_t end, gpointer data)
         for (int64_t kj = 0; kj < g->kw; kj++)
           {
             float wv = w[ki * g->kw + kj];
-            int64_t iw0 = kj * g->dw - g->pw;
-            int64_t lo = iw0 >= 0 ? 0 : (-iw0 + g->sw - 1) / g->sw;
-            int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + g->sw - 1) / g->sw;
-            hi = MIN (hi, g->ow);
-            lo = MIN (lo, hi);
+            int64_t iw0 = kj * g->dw - g->pw, lo, hi;
+            strided_span (iw0, g->w, g->sw, g->ow, &lo, &hi);
             for (int64_t oh = 0; oh < g->oh; oh++)
               {
                 int64_t ih = oh * g->sh - g->ph + ki * g->dh;
@@ -863,28 +865,14 @@ stem_phase_job (int64_t begin, int64_t end, gpointer data)
       const float *src = j->in + plane * g->h * g->w;
       float *dst = j->phases + t * j->ph_rows * j->ph_cols;
       /* column col reads input column iw0 + 2 col; those of [lo, hi) are inside the image */
-      int64_t iw0 = px - g->pw;
-      int64_t lo = iw0 >= 0 ? 0 : (-iw0 + 1) / 2;
-      int64_t hi = g->w - iw0 <= 0 ? 0 : (g->w - iw0 + 1) / 2;
-      hi = MIN (hi, j->ph_cols);
-      lo = MIN (lo, hi);
+      int64_t iw0 = px - g->pw, lo, hi;
+      strided_span (iw0, g->w, 2, j->ph_cols, &lo, &hi);
       for (int64_t r = 0; r < j->ph_rows; r++)
         {
           int64_t ih = 2 * r + py - g->ph;
-          float *row = dst + r * j->ph_cols;
-          if (ih < 0 || ih >= g->h)
-            {
-              memset (row, 0, sizeof (float) * j->ph_cols);
-              continue;
-            }
-          uintptr_t base = (uintptr_t) (src + ih * g->w);
-          for (int64_t col = 0; col < j->ph_cols; col += 16)
-            {
-              int64_t n = MIN ((int64_t) 16, j->ph_cols - col);
-              uint32_t bits = lane_bits (CLAMP (lo - col, 0, n), CLAMP (hi - col, 0, n), 2);
-              _mm512_mask_storeu_ps (row + col, (__mmask16) bit_range (0, n),
-                                     strided_vec (base, iw0 + 2 * col, bits, 2, evens));
-            }
+          gboolean inside = ih >= 0 && ih < g->h;   /* else a row of the padding's zeros */
+          strided_row (dst + r * j->ph_cols, (uintptr_t) (src + (inside ? ih : 0) * g->w), iw0,
+                       0, j->ph_cols, lo, inside ? hi : lo, 2, evens);
         }
     }
 }

@@ -319,8 +319,10 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
       const float *plane = j->in + (n * s->c + c) * s->h * s->w;
       if (c + 1 < c1)
         for (int x = 0; x < a * a; x++)
-          for (int64_t f = 0; f < v_len; f += 16)
-            __builtin_prefetch (V + x * j->vstride + (c + 1) * j->ld + f, 1, 3);
+          {
+            const float *next = V + x * j->vstride + (c + 1) * j->ld;
+            fx_prefetch_range (next, next + v_len, TRUE);
+          }
       for (int64_t y = y_lo; y < y_hi; y++)
         copy_floats (pad + (y + s->ph - prow0) * width + s->pw, plane + y * s->w, s->w);
       for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
