@@ -575,6 +575,13 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
       __m512 bv[4];
       for (int v = 0; v < nv; v++)
         bv[v] = STREAM_LOAD (full, nv, v, last, b + k * ldb + 16 * v);
+      if (ep && ep->residual && k < mr * nv)
+        {
+          /* the residual comes from an earlier layer, out of cache: its lines for this
+           * tile's stores, one per k at the start, ready when the sums are */
+          int row = (int) k / nv, v = (int) k % nv;
+          _mm_prefetch ((const char *) (ep->residual + row * ep->ldr + 16 * v), _MM_HINT_T0);
+        }
       if ((k & 1) == 0)
         {
           /* A's rows come from memory (weights used once per forward): every other k, one
