@@ -171,6 +171,8 @@ test_stream_gemm (void)
     { 17, 40, 150 }, { 9, 48, 193 }, { 25, 33, 147 },   /* 8-row tiles, one deeper panel */
     { 10, 80, 64 }, { 14, 196, 300 }, { 7, 212, 40 },   /* 5 vectors left: blocks of 3 + 2 */
     { 20, 49, 4608 }, { 9, 64, 2600 },                   /* two groups of panels */
+    { 17, 40, 700 }, { 9, 48, 800 },                     /* one deeper panel; two panels */
+    { 12, 100, 1300 },                                   /* panels in each block of columns */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
@@ -210,7 +212,7 @@ test_stream_gemm_epilogue (void)
 {
   static const int64_t shapes[][3] = {
     { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 9, 50, 200 }, { 17, 40, 150 },
-    { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 },
+    { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 }, { 9, 100, 1700 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int steps = 0; steps < 16; steps++)
