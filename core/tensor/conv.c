@@ -993,6 +993,18 @@ conv_stem (const Geom *g, const float *in, const float *w, const float *bias, fl
 }
 #endif
 
+/* Output positions per tile when `ncols` of them are cut in `parts`: whole vectors of 16,
+ * so that each tile's columns start on a cache line (when the image's rows do, at 28×28
+ * or 56×56) and fill their vectors. Halves of 392 of a 28×28 image, the second starting
+ * mid-line and both ending in a half-empty vector, made ResNet-50's 28×28 1×1 layers about
+ * 10% slower than 400 + 384. */
+static int64_t
+tile_columns (int64_t ncols, int64_t parts)
+{
+  int64_t tile = MAX ((int64_t) 1, (ncols + parts - 1) / parts);
+  return parts > 1 ? (tile + 15) / 16 * 16 : tile;
+}
+
 static void
 conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, const void *bias,
                     void *out, const FxConvEpilogue *ep)
@@ -1040,7 +1052,7 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
   int64_t n_tiles = MAX ((int64_t) 1, (ncols + target / 2) / target);
   if (n_tiles > 1)
     n_tiles = (n_tiles + threads - 1) / threads * threads;
-  j.tile = MAX ((int64_t) 1, (ncols + n_tiles - 1) / n_tiles);
+  j.tile = tile_columns (ncols, n_tiles);
   j.n_tiles = (ncols + j.tile - 1) / j.tile;
   /* Too few tasks for the threads (small images): split the positions when they outnumber
    * the output channels (each gemm then packs less of the weights again), else split the
@@ -1049,7 +1061,7 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
   int64_t tasks = g->n * g->groups * j.n_tiles;
   if (tasks < threads && ncols >= og && ncols >= 128)
     {
-      j.tile = (ncols + threads - 1) / threads;
+      j.tile = tile_columns (ncols, threads);
       j.n_tiles = (ncols + j.tile - 1) / j.tile;
       tasks = g->n * g->groups * j.n_tiles;
     }
