@@ -877,10 +877,12 @@ stem_phase_job (int64_t begin, int64_t end, gpointer data)
     }
 }
 
-/* acc[i][v] over all taps for output channels o0 + i and outputs x0 + 16 v of row oy */
+/* acc[i][v] over all taps for output channels o0 + i and outputs x0 + 16 v of row oy, then
+ * finished by ep (the row's: bias, coefficients and residual of channel 0) and stored */
 __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
 stem_tile (const StemJob *j, const float *phases, int64_t oy, int64_t x0, int64_t o0,
-           const int mr, const int nv, float *out_row, int64_t plane, __mmask16 last)
+           const int mr, const int nv, float *out_row, int64_t plane, __mmask16 last,
+           const FxGemmEpilogue *ep)
 {
   const Geom *g = j->g;
   __m512 acc[8][4];
@@ -905,15 +907,34 @@ stem_tile (const StemJob *j, const float *phases, int64_t oy, int64_t x0, int64_
                 acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);
             }
         }
+  /* the bias and the epilogue in registers, in fx_gemm_epilogue_rows's order and
+   * operations (multiply and add apart), before the one store: a second pass over each
+   * output row, in cache, measured 0.3-1.3% of a ResNet-50 forward */
+  const __m512 zero = _mm512_setzero_ps ();
+#pragma GCC unroll 8
   for (int i = 0; i < mr; i++)
+#pragma GCC unroll 4
     for (int v = 0; v < nv; v++)
-      _mm512_mask_storeu_ps (out_row + (o0 + i) * plane + x0 + 16 * v,
-                             v == nv - 1 ? last : (__mmask16) 0xffff, acc[i][v]);
+      {
+        __mmask16 mask = v == nv - 1 ? last : (__mmask16) 0xffff;
+        __m512 x = acc[i][v];
+        if (ep->bias)
+          x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[o0 + i]));
+        if (ep->scale_shift)
+          x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * (o0 + i)])),
+                             _mm512_set1_ps (ep->scale_shift[2 * (o0 + i) + 1]));
+        if (ep->residual)
+          x = _mm512_add_ps (x, _mm512_maskz_loadu_ps (mask, ep->residual + (o0 + i) * ep->ldr
+                                                                  + x0 + 16 * v));
+        if (ep->relu)
+          x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
+        _mm512_mask_storeu_ps (out_row + (o0 + i) * plane + x0 + 16 * v, mask, x);
+      }
 }
 
 #define STEM_TILE_CASE(mr, nv)                                                              \
   case FX_TILE_ID (mr, nv):                                                                 \
-    stem_tile (j, phases, oy, x0, o0, (mr), (nv), out_row, plane, last);                    \
+    stem_tile (j, phases, oy, x0, o0, (mr), (nv), out_row, plane, last, &gep);              \
     break;
 
 /* output rows (image, oy) [begin, end), all channels */
@@ -927,6 +948,9 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
       int64_t n = t / g->oh, oy = t % g->oh;
       const float *phases = j->phases + n * g->c * 4 * j->ph_rows * j->ph_cols;
       float *out_row = j->out + n * g->o * plane + oy * g->ow;
+      const FxConvEpilogue *ep = j->ep;
+      FxGemmEpilogue gep = gemm_epilogue (
+        ep, j->bias, 0, ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane);
       for (int64_t x0 = 0; x0 < g->ow; x0 += 64)
         {
           int nv = (int) MIN ((int64_t) 4, (g->ow - x0 + 15) / 16);
@@ -941,12 +965,6 @@ stem_rows (const StemJob *j, int64_t begin, int64_t end)
                 g_assert_not_reached ();
               }
         }
-      /* then the bias and the epilogue, as fx_sgemm_stream applies them, while the row is in
-       * cache */
-      const FxConvEpilogue *ep = j->ep;
-      FxGemmEpilogue gep = gemm_epilogue (
-        ep, j->bias, 0, ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane);
-      fx_gemm_epilogue_rows (&gep, out_row, plane, g->o, g->ow);
     }
 }
 

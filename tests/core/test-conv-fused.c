@@ -87,6 +87,10 @@ static const Case cases[] = {
   { 1, 512, 512, 7, 3, 1, 1, 1, FALSE, TRUE, FALSE, TRUE },  /* channel split */
   { 1, 32, 32, 20, 3, 1, 1, 32, TRUE, TRUE, FALSE, TRUE },   /* depthwise */
   { 1, 8, 12, 9, 3, 1, 1, 1, TRUE, TRUE, TRUE, TRUE },       /* unbatched: the separate pass */
+  /* the stem's kernel (phases of the input), its epilogue in registers: bias, a partial
+   * last vector (27 positions a row), a partial tile of channels (20) */
+  { 2, 3, 20, 54, 7, 2, 3, 1, TRUE, TRUE, FALSE, TRUE },
+  { 1, 3, 64, 64, 7, 2, 3, 1, TRUE, FALSE, FALSE, FALSE },
 };
 
 static void
