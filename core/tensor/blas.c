@@ -526,10 +526,8 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 /* The epilogue of one tile: ep's per-row pointers moved to the tile's first row, residual to
  * its first row and column. */
 typedef struct {
-  const float *bias, *scale_shift, *residual;
+  FxGemmEpilogue rows;
   const float *residual_dots;   /* the residual of the dot-product columns, or NULL */
-  int64_t ldr;
-  gboolean relu;
 } TileEpilogue;
 
 /* Whether ep has no step to do. */
@@ -579,12 +577,13 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
       __m512 bv[4];
       for (int v = 0; v < nv; v++)
         bv[v] = STREAM_LOAD (full, nv, v, last, b + k * ldb + 16 * v);
-      if (ep && ep->residual && k < mr * nv)
+      if (ep && ep->rows.residual && k < mr * nv)
         {
           /* the residual comes from an earlier layer, out of cache: its lines for this
            * tile's stores, one per k at the start, ready when the sums are */
           int row = (int) k / nv, v = (int) k % nv;
-          _mm_prefetch ((const char *) (ep->residual + row * ep->ldr + 16 * v), _MM_HINT_T0);
+          _mm_prefetch ((const char *) (ep->rows.residual + row * ep->rows.ldr + 16 * v),
+                        _MM_HINT_T0);
         }
       if ((k & 1) == 0)
         {
@@ -606,10 +605,9 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
             acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);
         }
     }
-  /* the stores, each finished as FxGemmEpilogue orders it (multiply and add apart). Fully
+  /* the stores, each finished by fx_gemm_epilogue_vec (as FxGemmEpilogue orders it). Fully
    * unrolled, and acc only read: otherwise GCC kept the accumulators in memory, stored on
    * every k of the loop above (the tiles with a partial vector ran 25% slower). */
-  const __m512 zero = _mm512_setzero_ps ();
 #pragma GCC unroll 8
   for (int i = 0; i < mr; i++)
 #pragma GCC unroll 4
@@ -617,18 +615,8 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
       {
         __m512 x = acc[i][v];
         if (ep)
-          {
-            if (ep->bias)
-              x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[i]));
-            if (ep->scale_shift)
-              x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * i])),
-                                 _mm512_set1_ps (ep->scale_shift[2 * i + 1]));
-            if (ep->residual)
-              x = _mm512_add_ps (x, STREAM_LOAD (full, nv, v, last,
-                                                 ep->residual + i * ep->ldr + 16 * v));
-            if (ep->relu)
-              x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
-          }
+          x = fx_gemm_epilogue_vec (&ep->rows, i, 16 * v,
+                                    full || v < nv - 1 ? (__mmask16) 0xffff : last, x);
         if (full || v < nv - 1)
           _mm512_storeu_ps (c + i * ldc + 16 * v, x);
         else
@@ -648,9 +636,11 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
           t += a[i * lda + k] * dots[r * ld_dots + k];
         t = accumulate ? cd[i * ldc + r] + t : t;
         if (ep)
-          t = epilogue_scalar (ep->bias ? ep->bias + i : NULL,
-                               ep->scale_shift ? ep->scale_shift + 2 * i : NULL, ep->relu,
-                               ep->residual_dots ? ep->residual_dots + i * ep->ldr + r : NULL,
+          t = epilogue_scalar (ep->rows.bias ? ep->rows.bias + i : NULL,
+                               ep->rows.scale_shift ? ep->rows.scale_shift + 2 * i : NULL,
+                               ep->rows.relu,
+                               ep->residual_dots ? ep->residual_dots + i * ep->rows.ldr + r
+                                                 : NULL,
                                t);
         cd[i * ldc + r] = t;
       }
@@ -753,10 +743,10 @@ sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t ld
               if (ep && k0 + kc == k)
                 {
                   tile_ep_at = (TileEpilogue) {
-                    ep->bias ? ep->bias + m0 : NULL,
-                    ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
-                    ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL,
-                    ep->residual ? ep->residual + m0 * ep->ldr + n0 + nd0 : NULL, ep->ldr, ep->relu };
+                    { ep->bias ? ep->bias + m0 : NULL,
+                      ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
+                      ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL, ep->ldr, ep->relu },
+                    ep->residual ? ep->residual + m0 * ep->ldr + n0 + nd0 : NULL };
                   tile_ep = &tile_ep_at;
                 }
               switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, m - m0), nv) * 2 + full)
@@ -816,33 +806,20 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-/* fx_gemm_epilogue_rows sixteen lanes at a time: the multiply and the add apart (this file
- * is built with -ffp-contract=off), relu's `v < 0 ? 0 : v` as a mask — the same results,
- * lane for lane, as epilogue_scalar's. */
+/* fx_gemm_epilogue_rows sixteen lanes at a time, through fx_gemm_epilogue_vec (relu's
+ * `v < 0 ? 0 : v` as a mask) — the same results, lane for lane, as epilogue_scalar's. */
 __attribute__ ((target ("avx512f"))) static void
 epilogue_rows_avx512 (const FxGemmEpilogue *ep, float *c, int64_t ldc, int64_t m, int64_t n)
 {
-  const __m512 zero = _mm512_setzero_ps ();
   for (int64_t i = 0; i < m; i++)
     {
       float *row = c + i * ldc;
-      const float *res = ep->residual ? ep->residual + i * ep->ldr : NULL;
-      const __m512 bias = _mm512_set1_ps (ep->bias ? ep->bias[i] : 0.f);
-      const __m512 scale = _mm512_set1_ps (ep->scale_shift ? ep->scale_shift[2 * i] : 1.f);
-      const __m512 shift = _mm512_set1_ps (ep->scale_shift ? ep->scale_shift[2 * i + 1] : 0.f);
       for (int64_t x = 0; x < n; x += 16)
         {
           __mmask16 k = n - x >= 16 ? 0xffff : (__mmask16) ((1u << (n - x)) - 1);
-          __m512 v = _mm512_maskz_loadu_ps (k, row + x);
-          if (ep->bias)
-            v = _mm512_add_ps (v, bias);
-          if (ep->scale_shift)
-            v = _mm512_add_ps (_mm512_mul_ps (v, scale), shift);
-          if (res != NULL)
-            v = _mm512_add_ps (v, _mm512_maskz_loadu_ps (k, res + x));
-          if (ep->relu)
-            v = _mm512_mask_mov_ps (v, _mm512_cmp_ps_mask (v, zero, _CMP_LT_OQ), zero);
-          _mm512_mask_storeu_ps (row + x, k, v);
+          _mm512_mask_storeu_ps (row + x, k,
+                                 fx_gemm_epilogue_vec (ep, i, x, k,
+                                                       _mm512_maskz_loadu_ps (k, row + x)));
         }
     }
 }

@@ -64,6 +64,33 @@ typedef struct {
 void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                               const float *b, int64_t ldb, float *c, int64_t ldc,
                               const FxGemmEpilogue *ep);
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* ep's steps on x, 16 finished sums of row i of C from column col on (the lanes of `lanes`
+ * for the residual's loads). The kernels that finish their outputs in registers
+ * (fx_sgemm_stream's, conv.c's stem) and fx_gemm_epilogue_rows all take this one path, so
+ * that they agree bit for bit; their files are built with -ffp-contract=off, which keeps the
+ * multiply and the add apart. */
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) __m512
+fx_gemm_epilogue_vec (const FxGemmEpilogue *ep, int64_t i, int64_t col, __mmask16 lanes,
+                      __m512 x)
+{
+  if (ep->bias)
+    x = _mm512_add_ps (x, _mm512_set1_ps (ep->bias[i]));
+  if (ep->scale_shift)
+    x = _mm512_add_ps (_mm512_mul_ps (x, _mm512_set1_ps (ep->scale_shift[2 * i])),
+                       _mm512_set1_ps (ep->scale_shift[2 * i + 1]));
+  if (ep->residual)
+    x = _mm512_add_ps (x, _mm512_maskz_loadu_ps (lanes, ep->residual + i * ep->ldr + col));
+  if (ep->relu)
+    {
+      const __m512 zero = _mm512_setzero_ps ();
+      x = _mm512_mask_mov_ps (x, _mm512_cmp_ps_mask (x, zero, _CMP_LT_OQ), zero);
+    }
+  return x;
+}
+#endif
+
 /* ep's steps on rows [0, m) of n elements of C, ldc apart, in place: the same operations as
  * fx_sgemm_stream's, for outputs made some other way (AVX-512 when the CPU has it). */
 void         fx_gemm_epilogue_rows (const FxGemmEpilogue *ep, float *c, int64_t ldc,
