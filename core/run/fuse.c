@@ -96,6 +96,8 @@ residual_add_of (const Instr *in, int from)
   return -1;
 }
 
+static void mark_padded_planes (ExecPlan *plan, const int *n_uses);
+
 void
 fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
 {
@@ -131,6 +133,32 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
       plan->n_fused++;
       i += len - 1;
     }
+  mark_padded_planes (plan, n_uses);
+}
+
+/* The slot a chain's conv reads, or its add as the residual, or -1 (a constant). */
+static int
+chain_input_slot (const Instr *head)
+{
+  return head->args[0].kind == PLAN_ARG_SLOT ? head->args[0].slot : -1;
+}
+
+static int
+chain_residual_slot (const Instr *head)
+{
+  const PlanArg *r = fx_run_fuse_residual_arg (head);
+  return r != NULL && r->kind == PLAN_ARG_SLOT ? r->slot : -1;
+}
+
+/* The head of the chain whose value slot s is (s its last instruction), or NULL. */
+static Instr *
+chain_of_value (ExecPlan *plan, int s)
+{
+  if (s < 0)
+    return NULL;
+  Instr *in = &plan->instrs[s];
+  Instr *head = in->fuse_len > 0 ? in : in->fused_head >= 0 ? &plan->instrs[in->fused_head] : NULL;
+  return head != NULL && head - plan->instrs + head->fuse_len - 1 == s ? head : NULL;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -290,6 +318,7 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
   double e = eps->kind == FX_VALUE_FLOAT ? eps->f : (double) eps->i;
   g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, e, C);
   FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL,
+                        .pad_planes = head->fuse_pad_planes,
                         .residual = residual ? residual->tensor : NULL };
   FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
   if (out == NULL)
@@ -301,4 +330,33 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
                         read, G_N_ELEMENTS (read), out);
   *result = fx_value_take_tensor (out);
   return FX_FUSE_DONE;
+}
+
+/* A chain's value may have padded planes when every reference to it (n_uses counts them all:
+ * the output node's, containers', keyword arguments') is a chain's conv input or residual.
+ * When such a chain runs node by node after all (a training-mode BatchNorm, a replaced
+ * builtin layer), its nodes take the padded value like any strided tensor; a script that
+ * replaces a module recompiles the plan. */
+static void
+mark_padded_planes (ExecPlan *plan, const int *n_uses)
+{
+  int n = plan->n_instrs;
+  g_autofree int *chain_reads = g_new0 (int, n > 0 ? n : 1);
+  for (int i = 0; i < n; i++)
+    {
+      const Instr *head = &plan->instrs[i];
+      if (head->fuse_len == 0)
+        continue;
+      int in = chain_input_slot (head), res = chain_residual_slot (head);
+      if (in >= 0)
+        chain_reads[in]++;
+      if (res >= 0)
+        chain_reads[res]++;
+    }
+  for (int s = 0; s < n; s++)
+    {
+      Instr *head = chain_of_value (plan, s);
+      if (head != NULL)
+        head->fuse_pad_planes = n_uses[s] > 0 && chain_reads[s] == n_uses[s];
+    }
 }

@@ -52,6 +52,9 @@ typedef struct {
   /* on the head: which argument of the chain's third node is the residual it adds (0 or 1;
    * -1: the chain has no add) */
   int fuse_residual_arg;
+  /* on the head: the chain's value is read only by chains (as their conv's input or their
+   * residual), which take its planes padded to whole cache lines (FxConvEpilogue.pad_planes) */
+  gboolean fuse_pad_planes;
   /* profile */
   guint64 calls;
   gint64 time_ns;
@@ -106,5 +109,6 @@ const PlanArg *fx_run_fuse_residual_arg (const Instr *head);
  * chain has one). */
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
                                const FxValue *residual, FxValue *result, GError **error);
+
 
 G_END_DECLS

@@ -206,6 +206,9 @@ typedef struct {
   int64_t oh, ow;               /* output spatial size */
   int64_t sh, sw, ph, pw, dh, dw;
   int64_t groups;
+  /* floats from one channel's plane to the next: h·w and oh·ow, or more when the planes are
+   * padded to whole cache lines (fx_conv_plane_stride; float32 gemm and Winograd paths) */
+  int64_t in_plane, out_plane;
 } Geom;
 
 /* The indices i in [0, limit) with 0 <= off + stride·i < extent: [*lo, *hi) (empty: lo = hi):
@@ -269,7 +272,7 @@ gather2_f64 (double *dst, const double *src, int64_t n)
             for (int64_t kj = 0; kj < g->kw; kj++)                                        \
               {                                                                           \
                 T *row = cols + ((c * g->kh + ki) * g->kw + kj) * ld;                     \
-                const T *plane = in + c * g->h * g->w;                                    \
+                const T *plane = in + c * g->in_plane;                                    \
                 int64_t dr = ki * g->dh - g->ph, dc = kj - g->pw, ow = g->ow;             \
                 int64_t r0 = MAX (-dr, 0), r1 = MIN (g->oh, g->h - dr);                   \
                 int64_t lo = MAX (-dc, 0), hi = MIN (ow, g->w - dc);                      \
@@ -312,7 +315,7 @@ gather2_f64 (double *dst, const double *src, int64_t n)
                     memset (dst, 0, sizeof (T) * (b - a));                                \
                     continue;                                                             \
                   }                                                                       \
-                const T *src = in + (c * g->h + ih) * g->w;                               \
+                const T *src = in + c * g->in_plane + ih * g->w;                          \
                 int64_t l = CLAMP (lo, a, b), h = CLAMP (hi, a, b);                       \
                 for (int64_t ow = a; ow < l; ow++)                                        \
                   dst[ow - a] = 0;                                                        \
@@ -416,7 +419,7 @@ im2col_f32_vec (const Geom *g, const int sw, const float *in, float *cols, int64
     {
       if (c + IM2COL_PREFETCH_PLANES < c1 && ih_hi > ih_lo)
         {
-          const float *ahead = in + (c + IM2COL_PREFETCH_PLANES) * g->h * g->w;
+          const float *ahead = in + (c + IM2COL_PREFETCH_PLANES) * g->in_plane;
           fx_prefetch_range (ahead + ih_lo * g->w, ahead + ih_hi * g->w, FALSE);
         }
       /* and the next channel's rows of columns, for writing: the scratch buffer was last
@@ -445,7 +448,7 @@ im2col_f32_vec (const Geom *g, const int sw, const float *in, float *cols, int64
                 int64_t ih = oh * g->sh - g->ph + ki * g->dh;
                 gboolean inside = ih >= 0 && ih < g->h;
                 /* the input element of output column 0 (perhaps in the padding) */
-                int64_t src = (c * g->h + (inside ? ih : 0)) * g->w + iw0;
+                int64_t src = c * g->in_plane + (inside ? ih : 0) * g->w + iw0;
                 if (whole_masks && a == 0 && b == ow)
                   {
                     for (int64_t v = 0; v < nvec; v++)
@@ -672,15 +675,48 @@ fx_conv_epilogue_residual_at (const FxConvEpilogue *ep, const float *out, const 
   return ep->residual ? (const float *) fx_tensor_data (ep->residual) + (at - out) : NULL;
 }
 
-/* Whether ep's residual (if any) is one the epilogue can add as it is: float32, contiguous,
- * exactly the output's shape; else an error (broadcasting and promotion are the add's). */
+int64_t
+fx_conv_plane_stride (const FxTensor *t)
+{
+  if (t->ndim != 4)
+    return 0;
+  int64_t hw = t->shape[2] * t->shape[3], p = t->strides[1];
+  if (fx_tensor_is_contiguous (t))
+    return hw;
+  if (t->shape[1] < 2 || p < hw || (t->shape[3] > 1 && t->strides[3] != 1)
+      || (t->shape[2] > 1 && t->strides[2] != t->shape[3])
+      || (t->shape[0] > 1 && t->strides[0] != t->shape[1] * p))
+    return 0;
+  return p;
+}
+
+/* ep, or (its residual's planes padded) *copy with a contiguous copy of the residual, which
+ * *holder keeps. */
+static const FxConvEpilogue *
+residual_unpadded (const FxConvEpilogue *ep, FxConvEpilogue *copy, FxTensor **holder)
+{
+  const FxTensor *r = ep ? ep->residual : NULL;
+  if (r == NULL || r->ndim != 4 || fx_conv_plane_stride (r) <= r->shape[2] * r->shape[3])
+    return ep;
+  *holder = fx_tensor_contiguous ((FxTensor *) r);
+  *copy = *ep;
+  copy->residual = *holder;
+  return copy;
+}
+
+/* Whether ep's residual (if any) is one the epilogue can add as it is: float32, exactly the
+ * output's shape, laid out as the output (contiguous, or planes `plane` floats apart: out_plane
+ * of a 4-d output); else an error (broadcasting and promotion are the add's). */
 static gboolean
-residual_fits (const FxConvEpilogue *ep, int ndim, const int64_t *shape, GError **error)
+residual_fits (const FxConvEpilogue *ep, int ndim, const int64_t *shape, int64_t plane,
+               GError **error)
 {
   const FxTensor *r = ep ? ep->residual : NULL;
   if (r == NULL || (r->dtype == FX_DTYPE_FLOAT32 && r->ndim == ndim
                     && memcmp (r->shape, shape, sizeof (int64_t) * ndim) == 0
-                    && fx_tensor_is_contiguous (r)))
+                    && (ndim == 4 && plane > shape[2] * shape[3]
+                          ? fx_conv_plane_stride (r) == plane
+                          : fx_tensor_is_contiguous (r))))
     return TRUE;
   g_autofree char *want = list_str (ndim, shape), *got = list_str (r->ndim, r->shape);
   g_set_error (error, FX_ERROR, FX_ERROR_SHAPE, "conv2d_fused: the residual must be a "
@@ -742,8 +778,8 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
       int64_t gi = r % g->groups, n = r / g->groups;
       int64_t j0 = ti * j->tile, j1 = MIN (j0 + j->tile, j->ncols), width = j1 - j0;
       int64_t m0 = mi * j->mchunk, m1 = MIN (m0 + j->mchunk, j->og);
-      const char *inp = j->in + ((n * g->c + gi * j->cg) * g->h * g->w) * es;
-      char *outp = j->out + (((n * g->o + gi * j->og + m0) * j->ncols) + j0) * es;
+      const char *inp = j->in + ((n * g->c + gi * j->cg) * g->in_plane) * es;
+      char *outp = j->out + (((n * g->o + gi * j->og + m0) * g->out_plane) + j0) * es;
       const char *wp = j->w + ((gi * j->og + m0) * j->k) * es;
       const char *bp = j->bias ? j->bias + (gi * j->og + m0) * es : NULL;
       const void *colp;
@@ -751,7 +787,7 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
       if (j->direct)
         {
           colp = inp + j0 * es;
-          ldb = j->ncols;
+          ldb = g->in_plane;
         }
       else if (j->shared_cols)
         {
@@ -782,9 +818,9 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
           FxGemmEpilogue gep = gemm_epilogue (
             ep, (const float *) bp, gi * j->og + m0,
             ep ? fx_conv_epilogue_residual_at (ep, (const float *) j->out, (const float *) outp)
-               : NULL, j->ncols);
+               : NULL, g->out_plane);
           fx_sgemm_stream (m1 - m0, width, j->k, (const float *) wp, j->k, (const float *) colp,
-                           ldb, (float *) outp, j->ncols, &gep);
+                           ldb, (float *) outp, g->out_plane, &gep);
         }
       else
         {
@@ -793,28 +829,29 @@ gemm_conv_tasks (int64_t begin, int64_t end, gpointer data)
               {
                 if (j->dt == FX_DTYPE_FLOAT32)
                   {
-                    float *row = (float *) outp + m * j->ncols, v = ((const float *) bp)[m];
+                    float *row = (float *) outp + m * g->out_plane, v = ((const float *) bp)[m];
                     for (int64_t x = 0; x < width; x++)
                       row[x] = v;
                   }
                 else
                   {
-                    double *row = (double *) outp + m * j->ncols, v = ((const double *) bp)[m];
+                    double *row = (double *) outp + m * g->out_plane;
+                    double v = ((const double *) bp)[m];
                     for (int64_t x = 0; x < width; x++)
                       row[x] = v;
                   }
               }
           if (j->dt == FX_DTYPE_FLOAT32)
             fx_sgemm (FALSE, FALSE, m1 - m0, width, j->k, 1.f, (const float *) wp, j->k,
-                      (const float *) colp, ldb, bp ? 1.f : 0.f, (float *) outp, j->ncols);
+                      (const float *) colp, ldb, bp ? 1.f : 0.f, (float *) outp, g->out_plane);
           else
             fx_dgemm (FALSE, FALSE, m1 - m0, width, j->k, 1., (const double *) wp, j->k,
-                      (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, j->ncols);
+                      (const double *) colp, ldb, bp ? 1. : 0., (double *) outp, g->out_plane);
           if (j->ep)
             epilogue_rows (j->ep, (float *) outp,
                            fx_conv_epilogue_residual_at (j->ep, (const float *) j->out,
                                                          (const float *) outp),
-                           gi * j->og + m0, m1 - m0, width, j->ncols);
+                           gi * j->og + m0, m1 - m0, width, g->out_plane);
         }
     }
 }
@@ -1041,7 +1078,8 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
   if (dt == FX_DTYPE_FLOAT32 && g->groups == 1 && g->kh == 3 && g->kw == 3 && g->sh == 1
       && g->sw == 1 && g->dh == 1 && g->dw == 1)
     {
-      FxWinogradShape ws = { g->n, g->c, g->h, g->w, g->o, g->ph, g->pw, g->oh, g->ow };
+      FxWinogradShape ws = { g->n, g->c, g->h, g->w, g->o, g->ph, g->pw, g->oh, g->ow,
+                             g->in_plane, g->out_plane };
       int m = fx_winograd_choose (&ws);
       if (m != 0)
         {
@@ -1246,6 +1284,15 @@ would_use_mkldnn (const Geom *g, const ConvSetup *s, int64_t kh, int64_t kw)
   return s->groups > 1 || (kw > 3 && kh > 3) || g->n > 1 || g->n * g->c * g->h * g->w > 20480;
 }
 
+/* Whether conv_forward_float's path for g (float32) reads and writes planes g->in_plane and
+ * g->out_plane apart: the gemm paths and Winograd, not the depthwise one or the stem. */
+static gboolean
+takes_plane_strides (const Geom *g)
+{
+  int64_t cg = g->c / g->groups;
+  return !(cg == 1 && g->groups == g->c && g->groups > 1) && !stem_applies (g);
+}
+
 /* input is batched ([N, C, spatial...]); want_dim: 1 or 2, the dims libfx computes. */
 static FxTensor *
 convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p,
@@ -1407,12 +1454,38 @@ convolution (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvPara
   out_shape[1] = g.o;
   out_shape[2] = one_d ? g.ow : g.oh;
   out_shape[3] = g.ow;
-  g_autoptr (FxTensor) in_c = fx_tensor_contiguous (input);
+  /* Planes padded to whole cache lines (fx_conv_plane_stride): read as they are by the
+   * float32 paths that take a plane stride; ep->pad_planes lets the output have them when its
+   * planes are not whole lines, unless a residual laid out otherwise decides. */
+  gboolean planes = !transposed && dt == FX_DTYPE_FLOAT32 && k == 4 && takes_plane_strides (&g);
+  int64_t in_plane = planes ? fx_conv_plane_stride (input) : 0;
+  g_autoptr (FxTensor) in_c = in_plane > 0 ? fx_tensor_ref (input) : fx_tensor_contiguous (input);
+  g.in_plane = in_plane > 0 ? in_plane : g.h * g.w;
+  g.out_plane = g.oh * g.ow;
+  if (planes && ep != NULL && ep->pad_planes && g.out_plane % 16 != 0)
+    g.out_plane = (g.out_plane + 15) / 16 * 16;
+  FxConvEpilogue ep_contiguous;
+  g_autoptr (FxTensor) residual_c = NULL;
+  if (!transposed && ep != NULL && ep->residual != NULL && k == 4
+      && fx_conv_plane_stride (ep->residual) != g.out_plane)
+    {
+      g.out_plane = g.oh * g.ow;   /* the residual's layout, or a contiguous copy of it */
+      ep = residual_unpadded (ep, &ep_contiguous, &residual_c);
+    }
   g_autoptr (FxTensor) w_c = fx_tensor_contiguous (weight);
   g_autoptr (FxTensor) b_c = bias ? fx_tensor_contiguous (bias) : NULL;
-  if (!transposed && !residual_fits (ep, k, out_shape, error))
+  if (!transposed && !residual_fits (ep, k, out_shape, g.out_plane, error))
     return NULL;
-  FxTensor *out = fx_tensor_new_uninit (dt, k, out_shape);
+  FxTensor *out;
+  if (g.out_plane != g.oh * g.ow)
+    {
+      int64_t total = g.n * g.o * g.out_plane;
+      int64_t strides[4] = { g.o * g.out_plane, g.out_plane, g.ow, 1 };
+      g_autoptr (FxTensor) storage = fx_tensor_new_uninit (dt, 1, &total);
+      out = fx_tensor_as_strided (storage, 4, out_shape, strides, 0, NULL);
+    }
+  else
+    out = fx_tensor_new_uninit (dt, k, out_shape);
   const void *bp = b_c ? fx_tensor_data (b_c) : NULL;
   if (fx_dtype_is_floating (dt))
     {
@@ -1599,7 +1672,10 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
       || (bias != NULL && bias->dtype != FX_DTYPE_FLOAT32))
     {
       FxTensor *out = fx_tensor_conv2d (input, weight, bias, p, error);
-      if (out != NULL && !residual_fits (ep, out->ndim, out->shape, error))
+      FxConvEpilogue ep_contiguous;
+      g_autoptr (FxTensor) residual_c = NULL;
+      ep = residual_unpadded (ep, &ep_contiguous, &residual_c);
+      if (out != NULL && !residual_fits (ep, out->ndim, out->shape, 0, error))
         g_clear_pointer (&out, fx_tensor_unref);
       if (out != NULL && ep != NULL && out->dtype == FX_DTYPE_FLOAT32
           && (out->ndim == 3 || out->ndim == 4) && fx_tensor_is_contiguous (out))

@@ -39,10 +39,15 @@ FxTensor *fx_tensor_conv2d (FxTensor *input, FxTensor *weight, FxTensor *bias,
  * bit, without more passes over the output. */
 typedef struct {
   const float *scale_shift;   /* 2 × output channels */
-  /* NULL, or a contiguous float32 tensor of the output's shape: conv2d_fused refuses any
-   * other before it computes anything */
+  /* NULL, or a float32 tensor of the output's shape, contiguous or with planes padded
+   * (fx_conv_plane_stride): conv2d_fused refuses any other before it computes anything */
   const FxTensor *residual;
   gboolean relu;
+  /* The output may have its planes padded to whole cache lines (strides [C·P, P, W, 1] with P
+   * = H·W rounded up to 16) when H·W is not a multiple of 16, so that the next convolutions'
+   * rows of columns start on a line. For a caller whose every reader of the output takes such
+   * a layout as it is (conv2d_fused as input or residual) or copes with any strides. */
+  gboolean pad_planes;
 } FxConvEpilogue;
 
 /* The epilogue on `width` consecutive outputs of output channel `channel`, in place (res: the
@@ -54,6 +59,10 @@ void      fx_conv_epilogue_row (const FxConvEpilogue *ep, int64_t channel, float
  * when ep has no residual. */
 const float *fx_conv_epilogue_residual_at (const FxConvEpilogue *ep, const float *out,
                                            const float *at);
+
+/* P when t is 4-d with its channels' planes P floats apart and each plane's rows contiguous
+ * (strides [C·P, P, W, 1], P ≥ H·W; a contiguous tensor gives H·W), else 0. */
+int64_t   fx_conv_plane_stride (const FxTensor *t);
 
 /* conv2d with the epilogue applied to each output tile while it is in cache (batched
  * float32 input; otherwise as a separate pass, and an error when the output is not float32).

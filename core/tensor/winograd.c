@@ -316,7 +316,7 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
   int64_t v_len = (r1 - r0) * j->tw + LANES;   /* floats of a channel's row of V per point */
   for (int64_t c = c0; c < c1; c++)
     {
-      const float *plane = j->in + (n * s->c + c) * s->h * s->w;
+      const float *plane = j->in + (n * s->c + c) * (s->in_plane ? s->in_plane : s->h * s->w);
       if (c + 1 < c1)
         for (int x = 0; x < a * a; x++)
           {
@@ -393,7 +393,7 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   const gboolean ep_in_regs = ep != NULL && ep->residual == NULL;
   for (int64_t o = o0; o < o1; o++)
     {
-      float *plane = j->out + (n * s->o + o) * s->oh * s->ow;
+      float *plane = j->out + (n * s->o + o) * (s->out_plane ? s->out_plane : s->oh * s->ow);
       float bias = j->bias ? j->bias[o] : 0.f;
       const v16 zero = { 0 };
       const v16 scale = zero + (ep ? ep->scale_shift[2 * o] : 1.f);

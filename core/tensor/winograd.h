@@ -15,6 +15,9 @@ typedef struct {
   int64_t o;            /* output channels */
   int64_t ph, pw;       /* zero padding */
   int64_t oh, ow;       /* output size: h + 2 ph - 2, w + 2 pw - 2 */
+  /* floats from one channel's plane to the next in the input and the output (planes padded
+   * to whole cache lines: fx_conv_plane_stride); 0: h·w and oh·ow */
+  int64_t in_plane, out_plane;
 } FxWinogradShape;
 
 /* The output tile size worth using for this shape (2 or 4), or 0 when im2col + gemm is

@@ -93,9 +93,27 @@ class Residuals(nn.Module):
         return self.bn9(self.conv9(x)) + 1.0
 
 
+class Padded(nn.Module):
+    """Chains that feed only chains (their values' planes of 10x10 padded to whole cache
+    lines), and one read by an add."""
+
+    def __init__(self):
+        super().__init__()
+        for i in range(1, 4):
+            setattr(self, f"conv{i}", nn.Conv2d(8, 8, 3, padding=1))
+            setattr(self, f"bn{i}", nn.BatchNorm2d(8))
+
+    def forward(self, x):
+        y1 = F.relu(self.bn1(self.conv1(x)))
+        y2 = F.relu(self.bn2(self.conv2(y1)))
+        y3 = F.relu(self.bn3(self.conv3(y2)) + y2)
+        return y3 + x
+
+
 torch.manual_seed(2)
 spellings = randomize_bn(Spellings()).eval()
 second_user = randomize_bn(SecondUser()).eval()
 train = randomize_bn(Train()).train()
 residuals = randomize_bn(Residuals()).eval()
 resnet18 = randomize_bn(torchvision.models.resnet18()).eval()
+padded = randomize_bn(Padded()).eval()

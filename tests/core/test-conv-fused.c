@@ -3,6 +3,7 @@
  * after the other: equal bit for bit on every conv path (im2col, Winograd F(2x2)/F(4x4), 1×1
  * direct, depthwise, fallback). */
 #include <fx.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -19,27 +20,36 @@ randn (FxGenerator *gen, int ndim, const int64_t *shape)
   return t;
 }
 
+/* tc's batched input, weight, bias (or NULL) and parameters. */
+static void
+case_inputs (const Case *tc, FxGenerator *gen, FxTensor **x, FxTensor **w, FxTensor **b,
+             FxConvParams *p)
+{
+  int64_t xs[4] = { tc->n, tc->c, tc->hw, tc->hw };
+  int64_t ws[4] = { tc->o, tc->c / tc->groups, tc->k, tc->k }, os[1] = { tc->o };
+  *x = randn (gen, 4, xs);
+  *w = randn (gen, 4, ws);
+  *b = tc->bias ? randn (gen, 1, os) : NULL;
+  fx_conv_params_init (p);
+  p->stride[0] = tc->stride;
+  p->padding[0] = tc->pad;
+  p->groups = tc->groups;
+}
+
 static void
 check_case (const Case *tc, FxGenerator *gen)
 {
   GError *error = NULL;
-  int64_t xs[4] = { tc->n, tc->c, tc->hw, tc->hw };
-  int64_t ws[4] = { tc->o, tc->c / tc->groups, tc->k, tc->k }, os[1] = { tc->o };
-  g_autoptr (FxTensor) x4 = randn (gen, 4, xs);
-  g_autoptr (FxTensor) w = randn (gen, 4, ws);
-  g_autoptr (FxTensor) b = tc->bias ? randn (gen, 1, os) : NULL;
+  int64_t os[1] = { tc->o };
+  g_autoptr (FxTensor) x4 = NULL, w = NULL, b = NULL;
+  FxConvParams p;
+  case_inputs (tc, gen, &x4, &w, &b, &p);
   g_autoptr (FxTensor) mean = randn (gen, 1, os);
   g_autoptr (FxTensor) var0 = randn (gen, 1, os);
   g_autoptr (FxTensor) var = fx_tensor_unary (FX_UNARY_ABS, var0, 0, 0, &error);
   g_autoptr (FxTensor) gamma = randn (gen, 1, os);
   g_autoptr (FxTensor) beta = randn (gen, 1, os);
   g_autoptr (FxTensor) x = tc->unbatched ? fx_tensor_select (x4, 0, 0, &error) : fx_tensor_ref (x4);
-  FxConvParams p;
-
-  fx_conv_params_init (&p);
-  p.stride[0] = tc->stride;
-  p.padding[0] = tc->pad;
-  p.groups = tc->groups;
 
   g_autoptr (FxTensor) conv = fx_tensor_conv2d (x, w, b, &p, &error);
   g_assert_no_error (error);
@@ -157,6 +167,126 @@ test_fused_residual_refused (void)
   fx_generator_free (gen);
 }
 
+/* x's values with each channel's plane padded to whole cache lines (P = H·W rounded up to
+ * 16 floats), the padding NaN: a kernel that read it would spoil its outputs. x itself when
+ * its planes are whole lines already. */
+static FxTensor *
+padded_planes (FxTensor *x)
+{
+  int64_t hw = x->shape[2] * x->shape[3], p = (hw + 15) / 16 * 16;
+  if (p == hw)
+    return fx_tensor_ref (x);
+  int64_t total = x->shape[0] * x->shape[1] * p;
+  int64_t strides[4] = { x->shape[1] * p, p, x->shape[3], 1 };
+  g_autoptr (FxTensor) storage = fx_tensor_full (FX_DTYPE_FLOAT32, 1, &total, NAN);
+  FxTensor *view = fx_tensor_as_strided (storage, 4, x->shape, strides, 0, NULL);
+  g_assert_true (fx_tensor_copy_into (view, x, NULL));
+  g_assert_cmpint (fx_conv_plane_stride (view), ==, p);
+  return view;
+}
+
+static void
+assert_same_values (FxTensor *got, FxTensor *want)
+{
+  g_autoptr (FxTensor) a = fx_tensor_contiguous (got), b = fx_tensor_contiguous (want);
+  g_assert_cmpint (fx_tensor_numel (a), ==, fx_tensor_numel (b));
+  g_assert_cmpmem (fx_tensor_data (a), fx_tensor_numel (a) * 4, fx_tensor_data (b),
+                   fx_tensor_numel (b) * 4);
+}
+
+/* Planes padded to whole cache lines (FxConvEpilogue.pad_planes, fx_conv_plane_stride), on
+ * each path that takes them: the same bits as contiguous tensors, whichever of the input, the
+ * residual and the output is padded; the output padded only when asked for and its planes
+ * are not whole lines, and laid out as the residual when there is one. */
+static void
+test_fused_padded_planes (void)
+{
+  static const Case shapes[] = {
+    { 1, 256, 64, 14, 1, 1, 0, 1, FALSE, TRUE },    /* 1×1 direct: rows of 196 */
+    { 1, 512, 96, 7, 1, 1, 0, 1, TRUE, TRUE },      /* 49 columns: dot-product column */
+    { 2, 64, 32, 14, 1, 2, 0, 1, FALSE, FALSE },    /* strided 1×1, batch 2: 14 → 7 */
+    { 1, 64, 64, 28, 3, 2, 1, 1, FALSE, TRUE },     /* strided 3×3 (im2col): 28 → 14 */
+    { 1, 64, 64, 14, 3, 2, 1, 1, TRUE, TRUE },      /* strided 3×3: 14 → 7 */
+    { 1, 256, 256, 14, 3, 1, 1, 1, FALSE, TRUE },   /* Winograd at 14×14 */
+    { 1, 128, 128, 7, 3, 1, 1, 1, FALSE, TRUE },    /* Winograd at 7×7 */
+    { 2, 32, 48, 10, 3, 1, 1, 2, TRUE, TRUE },      /* groups: im2col per group */
+    { 1, 16, 16, 10, 3, 1, 1, 16, FALSE, TRUE },    /* depthwise: takes a contiguous copy */
+    { 1, 3, 16, 34, 7, 2, 3, 1, FALSE, TRUE },      /* the stem's kernel: the same */
+    { 1, 64, 64, 16, 1, 1, 0, 1, FALSE, TRUE },     /* whole lines already: never padded */
+  };
+  FxGenerator *gen = fx_generator_new (11);
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (int with_residual = 0; with_residual < 2; with_residual++)
+      {
+        const Case *tc = &shapes[i];
+        GError *error = NULL;
+        int64_t os[1] = { tc->o };
+        g_autoptr (FxTensor) x = NULL, w = NULL, b = NULL;
+        FxConvParams p;
+        case_inputs (tc, gen, &x, &w, &b, &p);
+        g_autoptr (FxTensor) shift = randn (gen, 1, os);
+        g_autoptr (FxTensor) ones = fx_tensor_full (FX_DTYPE_FLOAT32, 1, os, 1.0);
+        g_autofree float *coeffs = fx_batch_norm_eval_coeffs (shift, ones, NULL, shift, 1e-5,
+                                                              tc->o);
+        int64_t oh = (tc->hw + 2 * tc->pad - tc->k) / tc->stride + 1;
+        int64_t out_shape[4] = { tc->n, tc->o, oh, oh };
+        int64_t plane = oh * oh, padded = (plane + 15) / 16 * 16;
+        g_autoptr (FxTensor) res = with_residual ? randn (gen, 4, out_shape) : NULL;
+        g_autoptr (FxTensor) res_padded = res ? padded_planes (res) : NULL;
+        g_autoptr (FxTensor) x_padded = padded_planes (x);
+
+        FxConvEpilogue ep = { .scale_shift = coeffs, .relu = tc->relu, .residual = res };
+        g_autoptr (FxTensor) want = fx_tensor_conv2d_fused (x, w, b, &p, &ep, &error);
+        g_assert_no_error (error);
+        g_assert_true (fx_tensor_is_contiguous (want));
+
+        /* padded input, residual and output */
+        FxConvEpilogue pad_ep = ep;
+        pad_ep.residual = res_padded;
+        pad_ep.pad_planes = TRUE;
+        g_autoptr (FxTensor) got = fx_tensor_conv2d_fused (x_padded, w, b, &p, &pad_ep, &error);
+        g_assert_no_error (error);
+        gboolean stem_or_depthwise = tc->k == 7 || tc->groups == tc->c;
+        g_assert_cmpint (fx_conv_plane_stride (got), ==, stem_or_depthwise ? plane : padded);
+        assert_same_values (got, want);
+
+        /* asked to pad, but the residual is contiguous: the output follows it */
+        if (res != NULL)
+          {
+            FxConvEpilogue follow = ep;
+            follow.pad_planes = TRUE;
+            g_autoptr (FxTensor) y = fx_tensor_conv2d_fused (x_padded, w, b, &p, &follow, &error);
+            g_assert_no_error (error);
+            g_assert_true (fx_tensor_is_contiguous (y));
+            assert_same_values (y, want);
+          }
+
+        /* not asked to pad: a contiguous output, the padded residual read through a copy, on
+         * the kernels' path and on the separate pass ('same' padding) */
+        FxConvEpilogue plain = pad_ep;
+        plain.pad_planes = FALSE;
+        g_autoptr (FxTensor) y = fx_tensor_conv2d_fused (x_padded, w, b, &p, &plain, &error);
+        g_assert_no_error (error);
+        g_assert_true (fx_tensor_is_contiguous (y));
+        assert_same_values (y, want);
+        if (tc->stride == 1 && tc->k == 2 * tc->pad + 1)
+          {
+            FxConvParams same = p;
+            same.padding_mode = "same";
+            g_autoptr (FxTensor) z = fx_tensor_conv2d_fused (x_padded, w, b, &same, &plain, &error);
+            g_assert_no_error (error);
+            assert_same_values (z, want);
+          }
+
+        /* conv2d itself reads a padded input as it is */
+        g_autoptr (FxTensor) c1 = fx_tensor_conv2d (x, w, b, &p, &error);
+        g_autoptr (FxTensor) c2 = fx_tensor_conv2d (x_padded, w, b, &p, &error);
+        g_assert_no_error (error);
+        assert_same_values (c2, c1);
+      }
+  fx_generator_free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,5 +294,6 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-fused/matches-sequence", test_fused_matches_sequence);
   g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
   g_test_add_func ("/conv-fused/residual-refused", test_fused_residual_refused);
+  g_test_add_func ("/conv-fused/padded-planes", test_fused_padded_planes);
   return g_test_run ();
 }

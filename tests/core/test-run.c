@@ -88,6 +88,7 @@ run_reference (void)
     "    x8 = torch.randn(2, 8, 10, 10)\n"
     "    runtest.keep('x8', x8)\n"
     "    runtest.keep('residuals', f.residuals(x8))\n"
+    "    runtest.keep('padded', f.padded(x8))\n"
     "    runtest.keep('train', f.train(xf))\n"
     "    runtest.keep('resnet18', f.resnet18(xr))\n",
     "'" TEST_SRCDIR "'");
@@ -524,8 +525,9 @@ run_once (FxExecPlan *plan, const FxValue *x)
 {
   GError *error = NULL;
   FxValue r;
-  g_assert_true (fx_exec_plan_run (plan, x, 1, NULL, &r, &error));
+  gboolean ok = fx_exec_plan_run (plan, x, 1, NULL, &r, &error);
   g_assert_no_error (error);
+  g_assert_true (ok);
   g_assert_cmpint (r.kind, ==, FX_VALUE_TENSOR);
   return r;
 }
@@ -696,6 +698,26 @@ test_fuse_resnet18 (void)
   assert_close (&r, ref ("resnet18"));
 }
 
+/* Chains whose values only chains read get them with planes padded to whole cache lines
+ * (10×10: 100 floats → 112): the same bits as without fusion, and the graph's output is
+ * contiguous. (tests/script/cases/fx_run_padded_planes.py: a chain falling back to its
+ * nodes.) */
+static void
+test_fuse_padded_planes (void)
+{
+  g_autoptr (FxGraphModule) gm = trace_from (fuse_models_path, "padded", NULL);
+  GError *error = NULL;
+  g_autoptr (FxExecPlan) plan = fx_exec_plan_new (gm, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fx_exec_plan_n_fused (plan), ==, 3);
+  g_auto (FxValue) fused = run_once (plan, ref ("x8"));
+  assert_close (&fused, ref ("padded"));
+  g_assert_true (fx_tensor_is_contiguous (fused.tensor));
+  fx_exec_plan_set_fusion (plan, FALSE);
+  g_auto (FxValue) plain = run_once (plan, ref ("x8"));
+  assert_same_bits (&fused, &plain);
+}
+
 /* ---- Interpreter hooks from C ---- */
 
 static int n_calls;
@@ -835,6 +857,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/fuse/second-user", test_fuse_second_user);
   g_test_add_func ("/run/fuse/training", test_fuse_training);
   g_test_add_func ("/run/fuse/resnet18", test_fuse_resnet18);
+  g_test_add_func ("/run/fuse/padded-planes", test_fuse_padded_planes);
   int r = g_test_run ();
   g_hash_table_unref (kept);
   return r;
