@@ -147,10 +147,60 @@ eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, Fx
   return ab;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* eval_coeffs' arithmetic, rounded to float32, 8 channels at a time (w, b may be NULL: 1
+ * and 0): the same double operations in the same order, so the same results. A fused
+ * convolution makes these on every run, while the other core waits: the scalar loop (a
+ * square root and a division a channel) was about 0.7% of a ResNet-50 forward. */
+__attribute__ ((target ("avx512f"))) static void
+eval_coeffs_f32_avx512 (const float *w, const float *b, const float *rm, const float *rv,
+                        double eps, int64_t C, float *out)
+{
+  const __m512i interleave = _mm512_setr_epi32 (0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6,
+                                                22, 7, 23);
+  const __m512d one = _mm512_set1_pd (1.0), veps = _mm512_set1_pd (eps);
+  int64_t ch = 0;
+  for (; ch + 8 <= C; ch += 8)
+    {
+      __m512d vw = w ? _mm512_cvtps_pd (_mm256_loadu_ps (w + ch)) : one;
+      __m512d vb = b ? _mm512_cvtps_pd (_mm256_loadu_ps (b + ch)) : _mm512_setzero_pd ();
+      __m512d vm = _mm512_cvtps_pd (_mm256_loadu_ps (rm + ch));
+      __m512d vv = _mm512_cvtps_pd (_mm256_loadu_ps (rv + ch));
+      __m512d invstd = _mm512_div_pd (one, _mm512_sqrt_pd (_mm512_add_pd (vv, veps)));
+      __m512d scale = _mm512_mul_pd (vw, invstd);
+      __m512d shift = _mm512_sub_pd (vb, _mm512_mul_pd (_mm512_mul_pd (vm, vw), invstd));
+      __m512 pairs = _mm512_permutex2var_ps (_mm512_castps256_ps512 (_mm512_cvtpd_ps (scale)),
+                                             interleave,
+                                             _mm512_castps256_ps512 (_mm512_cvtpd_ps (shift)));
+      _mm512_storeu_ps (out + 2 * ch, pairs);
+    }
+  for (; ch < C; ch++)
+    {
+      double wv = w ? w[ch] : 1.0, bv = b ? b[ch] : 0.0;
+      double invstd = 1.0 / sqrt (rv[ch] + eps);
+      out[2 * ch] = (float) (wv * invstd);
+      out[2 * ch + 1] = (float) (bv - rm[ch] * wv * invstd);
+    }
+}
+#endif
+
 float *
 fx_batch_norm_eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight,
                            FxTensor *bias, double eps, int64_t channels)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+  const float *wd = plain_f32 (weight), *bd = plain_f32 (bias);
+  const float *md = plain_f32 (running_mean), *vd = plain_f32 (running_var);
+  if (md != NULL && vd != NULL && (weight == NULL || wd != NULL) && (bias == NULL || bd != NULL)
+      && fx_cpu_has_avx512 ())
+    {
+      float *f = g_new (float, 2 * MAX (channels, 1));
+      eval_coeffs_f32_avx512 (wd, bd, md, vd, eps, channels, f);
+      return f;
+    }
+#endif
   double *ab = eval_coeffs (running_mean, running_var, weight, bias, eps, channels);
   float *f = g_new (float, 2 * MAX (channels, 1));
   for (int64_t i = 0; i < 2 * channels; i++)

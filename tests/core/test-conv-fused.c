@@ -287,6 +287,42 @@ test_fused_padded_planes (void)
   fx_generator_free (gen);
 }
 
+/* fx_batch_norm_eval_coeffs: (w / sqrt(var + eps), b - mean · w / sqrt(var + eps)) per
+ * channel in double, rounded to float32, interleaved; weight and bias may be absent, a
+ * variance below -eps gives NaN; the same bits for plain tensors (read 8 channels at a time)
+ * and strided ones. */
+static void
+test_bn_coeffs (void)
+{
+  static const int64_t counts[] = { 1, 7, 8, 37, 2048 };
+  FxGenerator *gen = fx_generator_new (17);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    for (int affine = 0; affine < 2; affine++)
+      for (int strided = 0; strided < 2; strided++)
+        {
+          int64_t C = counts[i], twice = 2 * C;
+          g_autoptr (FxTensor) mean = randn (gen, 1, &C), w = randn (gen, 1, &C);
+          g_autoptr (FxTensor) b = randn (gen, 1, &C), var_wide = randn (gen, 1, &twice);
+          g_autoptr (FxTensor) var = strided ? fx_tensor_slice (var_wide, 0, 0, twice, 2, NULL)
+                                             : fx_tensor_narrow (var_wide, 0, 0, C, NULL);
+          const double eps = 1e-5;
+          g_autofree float *got = fx_batch_norm_eval_coeffs (mean, var, affine ? w : NULL,
+                                                             affine ? b : NULL, eps, C);
+          g_autofree float *want = g_new (float, 2 * C);
+          const float *vd = fx_tensor_data (var_wide), *md = fx_tensor_data (mean);
+          const float *wd = fx_tensor_data (w), *bd = fx_tensor_data (b);
+          for (int64_t ch = 0; ch < C; ch++)
+            {
+              double wv = affine ? wd[ch] : 1.0, bv = affine ? bd[ch] : 0.0;
+              double invstd = 1.0 / sqrt (vd[strided ? 2 * ch : ch] + eps);
+              want[2 * ch] = (float) (wv * invstd);
+              want[2 * ch + 1] = (float) (bv - md[ch] * wv * invstd);
+            }
+          g_assert_cmpmem (got, 2 * C * sizeof (float), want, 2 * C * sizeof (float));
+        }
+  fx_generator_free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,5 +331,6 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
   g_test_add_func ("/conv-fused/residual-refused", test_fused_residual_refused);
   g_test_add_func ("/conv-fused/padded-planes", test_fused_padded_planes);
+  g_test_add_func ("/conv-fused/bn-coeffs", test_bn_coeffs);
   return g_test_run ();
 }
