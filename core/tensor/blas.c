@@ -502,26 +502,62 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
 /* ---- fx_sgemm_stream: C = A·B without packing A (AVX-512) ----
  * A register tile is 8 rows × up to 48 columns or 6 rows × 64 columns of C (up to 24
  * accumulators of 16 floats); for each k it loads the vectors of B's row k and broadcasts
- * one element of each of the tile's rows of A. B is walked in panels of STREAM_KC rows × up
- * to 64 columns (128 KiB, in L2) that every row tile reuses (a k of up to 768 is one panel: a
- * short second one would load and store the C tiles again for a few rows). Panels of 128 rows
+ * one element of each of the tile's rows of A. A tile of rows takes its block of B's columns
+ * (up to 64) in panels of STREAM_KC rows (a k of up to 768 is one panel: a short second one
+ * would load and store the C tile again for a few rows), one after the other, and the next
+ * tile of rows the same block again, from L2 (256 KiB for a k of 1024). Panels of 128 rows
  * (32 KiB, in L1) ran as fast on warm data, but in a forward, on cold weights, a tile then
  * read A in runs of 512 bytes per row, which the prefetchers hardly follow, and loaded and
  * stored its C tile four times as often: ResNet-50's 14×14 1×1 and strided 3×3 layers ran
- * 10-15% slower, its forward 3%. A streams through
- * once per block of columns, the tiles prefetching its rows ahead (it comes from memory: a
- * forward's weights are used once). When one block holds all columns, each tile of rows takes
- * all panels in turn instead. Columns past n are masked; but a product of at most 64 columns
- * whose last vector would hold one or two (ResNet's 7×7 images: 49 columns) gets those as
- * dot products with A's rows instead, while they are in L1, rather than a quarter of the
- * multiplications spent on padding. A tile's last panel finishes its outputs in registers
- * (FxGemmEpilogue) before storing them. */
+ * 10-15% slower, its forward 3%. A streams through once per block of columns, the tiles
+ * prefetching its rows ahead (it comes from memory: a forward's weights are used once). When
+ * one block holds all columns, the tiles of rows take B's panels in groups (stream_block).
+ * Columns past n are masked; but a product of at most 64 columns whose last vector would
+ * hold one or two (ResNet's 7×7 images: 49 columns) gets those as dot products with A's rows
+ * instead, while they are in L1, rather than a quarter of the multiplications spent on
+ * padding. A tile's last panel finishes its outputs in registers (FxGemmEpilogue) before
+ * storing them. */
 
 #define STREAM_MR 8   /* the most rows of a tile: 8 of up to 3 vectors, 6 of 4 */
 #define STREAM_KC 512
 #define STREAM_MAX_DOTS 2
 #define STREAM_PREFETCH 64   /* floats: four lines */
 #define STREAM_GROUP_BYTES (512 << 10)
+
+void
+fx_gemm_share_init (FxGemmShare *share, int64_t units)
+{
+  atomic_store (&share->ends, (guint64) units << 32);
+}
+
+gboolean
+fx_gemm_share_pending (FxGemmShare *share)
+{
+  guint64 e = atomic_load (&share->ends);
+  return (e & 0xffffffffu) < (e >> 32);
+}
+
+/* The next unit from the front (side 0) or the back (side 1), or -1. */
+static int64_t
+share_claim (FxGemmShare *share, int side, int64_t *count)
+{
+  guint64 e = atomic_load (&share->ends);
+  for (;;)
+    {
+      guint64 front = e & 0xffffffffu, back = e >> 32;
+      if (front >= back)
+        return -1;
+      /* a quarter of what is left (at least one): few claims, each a cache line that moves
+       * between the cores, and small ones at the end where the two meet */
+      guint64 c = MAX ((back - front) / 4, 1);
+      guint64 next = side ? ((back - c) << 32) | front : (back << 32) | (front + c);
+      if (atomic_compare_exchange_weak (&share->ends, &e, next))
+        {
+          *count = (int64_t) c;
+          return (int64_t) (side ? back - c : front);
+        }
+    }
+}
 
 /* The epilogue of one tile: ep's per-row pointers moved to the tile's first row, residual to
  * its first row and column. */
@@ -646,118 +682,230 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
       }
 }
 
+/* One product as fx_sgemm_stream runs it: B's last columns taken out as dot products (n is
+ * then without them), panels of about STREAM_KC rows of B (up to 1.5 times that rather than a
+ * short extra one). */
+typedef struct {
+  int64_t m, n, k, lda, ldb, ldc;
+  const float *a, *b;
+  float *c;
+  const FxGemmEpilogue *ep;
+  int n_dots;
+  float *dots;                 /* [n_dots][k], or NULL */
+  int64_t kc_step, panels;
+} StreamProduct;
+
+/* A block of up to 4 vectors of C's columns from n0, and how its tiles of rows go. */
+typedef struct {
+  int64_t n0, nd0;             /* nd0: from n0 to the dot-product columns */
+  int nv, mr_full, full, n_dots;
+  __mmask16 masks[4];
+  int64_t m_tiles;
+  /* rows_outer: this block is all of C's columns (few: ResNet's 7×7 images), and each tile
+   * of rows takes a group of panels in turn (see stream_block) */
+  gboolean rows_outer;
+  int64_t group;
+} StreamBlock;
+
+static int
+stream_dots_for (int64_t n)
+{
+  return n <= 64 && n % 16 >= 1 && n % 16 <= STREAM_MAX_DOTS && n > 16 ? (int) (n % 16) : 0;
+}
+
+/* The block of columns from n0 (blocks of 4 vectors; but 5 left go as 3 + 2: a block of one
+ * vector is bound by its broadcasts of A (8 per 8 multiply-adds) and ran at two thirds of
+ * the speed of the others, an eighth of the time of a 196-column product (14×14 images)).
+ * Each panel of B goes through all tiles of rows of A; but when the block is all of C's
+ * columns, each tile of rows takes a group of panels in turn, so that A, read once, streams
+ * row by row (8 KiB runs that the prefetchers follow, where a panel's cuts of 512 bytes from
+ * every row came from memory 8% slower) while the group's B, at most 64 columns, waits in
+ * L2. A group is at most STREAM_GROUP_BYTES of B: with all panels in one (a 3×3 convolution
+ * of 512 channels at 7×7: 1.2 MB of columns), every tile of rows read them again from L3,
+ * and the product ran at two thirds of the speed of a 1×1 one. */
+static void
+stream_block (const StreamProduct *sp, int64_t n0, StreamBlock *blk)
+{
+  int64_t vectors_left = (sp->n - n0 + 15) / 16;
+  blk->n0 = n0;
+  blk->nv = vectors_left == 5 ? 3 : (int) MIN ((int64_t) 4, vectors_left);
+  for (int v = 0; v < 4; v++)
+    {
+      int64_t left = sp->n - n0 - 16 * v;
+      blk->masks[v] = left >= 16 ? (__mmask16) 0xffff
+                      : left <= 0 ? (__mmask16) 0 : (__mmask16) ((1u << left) - 1);
+    }
+  blk->mr_full = FX_TILE_ROWS (blk->nv);
+  blk->full = blk->masks[blk->nv - 1] == (__mmask16) 0xffff;
+  /* the dot-product columns ride along with the (only) block */
+  blk->nd0 = sp->n - n0;
+  blk->n_dots = sp->n_dots;
+  blk->m_tiles = (sp->m + blk->mr_full - 1) / blk->mr_full;
+  blk->rows_outer = n0 == 0 && sp->n <= 16 * blk->nv;
+  blk->group = 1;
+  if (blk->rows_outer)
+    {
+      int64_t most = MAX ((int64_t) 1, STREAM_GROUP_BYTES
+                                         / (sp->kc_step * 16 * blk->nv * (int64_t) sizeof (float)));
+      int64_t n_groups = (sp->panels + most - 1) / most;
+      blk->group = (sp->panels + n_groups - 1) / n_groups;
+    }
+}
+
 #define STREAM_TILE_CASE(mr, nv, full)                                                      \
   case FX_TILE_ID (mr, nv) * 2 + (full):                                                    \
-    stream_tile ((mr), (nv), (full), kc, ap, lda, bp, ldb, cp, ldc, masks, k0 > 0, dp, k,   \
-                 n_dots, cp + nd0, tile_ep, next_a);                                        \
+    stream_tile ((mr), (nv), (full), kc, ap, sp->lda, bp, sp->ldb, cp, sp->ldc, blk->masks, \
+                 k0 > 0, dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep,                     \
+                 next_a);                                                                   \
     break;
 /* each tile with and without a partial last vector */
 #define STREAM_TILE_CASES(mr, nv) STREAM_TILE_CASE (mr, nv, 0) STREAM_TILE_CASE (mr, nv, 1)
 
-__attribute__ ((target ("avx512f"))) static void
-sgemm_stream_avx512 (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                     const float *b, int64_t ldb, float *c, int64_t ldc,
+/* Tile of rows mt of block blk, panel p; next_a: where A's block of the tile after it
+ * starts, for prefetching (an integer: past A's end after the last tile, where prefetching
+ * does no harm). */
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
+stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, int64_t p,
+                 uintptr_t next_a)
+{
+  const FxGemmEpilogue *ep = sp->ep;
+  int64_t m0 = mt * blk->mr_full, k0 = p * sp->kc_step, n0 = blk->n0;
+  int64_t kc = MIN (sp->kc_step, sp->k - k0);
+  const float *bp = sp->b + k0 * sp->ldb + n0, *dp = sp->dots ? sp->dots + k0 : NULL;
+  const float *ap = sp->a + m0 * sp->lda + k0;
+  float *cp = sp->c + m0 * sp->ldc + n0;
+  /* the epilogue rides along with a tile's last panel */
+  TileEpilogue tile_ep_at;
+  const TileEpilogue *tile_ep = NULL;
+  if (ep && k0 + kc == sp->k)
+    {
+      tile_ep_at = (TileEpilogue) {
+        { ep->bias ? ep->bias + m0 : NULL, ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
+          ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL, ep->ldr, ep->relu },
+        ep->residual ? ep->residual + m0 * ep->ldr + n0 + blk->nd0 : NULL };
+      tile_ep = &tile_ep_at;
+    }
+  switch (FX_TILE_ID ((int) MIN ((int64_t) blk->mr_full, sp->m - m0), blk->nv) * 2 + blk->full)
+    {
+    FX_TILE_CASES (STREAM_TILE_CASES)
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Where A's block for tile mt, panel p starts (integer, see stream_run_tile). */
+static inline uintptr_t
+stream_a_at (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, int64_t p)
+{
+  return (uintptr_t) sp->a
+         + (uintptr_t) (mt * blk->mr_full * sp->lda + p * sp->kc_step) * sizeof (float);
+}
+
+static void
+stream_product_init (StreamProduct *sp, int64_t m, int64_t n, int64_t k, const float *a,
+                     int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
                      const FxGemmEpilogue *ep)
 {
-  int n_dots = 0;
-  float *dots = NULL;
-  if (n <= 64 && n % 16 >= 1 && n % 16 <= STREAM_MAX_DOTS && n > 16)
+  *sp = (StreamProduct) { m, n, k, lda, ldb, ldc, a, b, c, ep, 0, NULL, 0, 0 };
+  sp->n_dots = stream_dots_for (n);
+  if (sp->n_dots > 0)
     {
       /* B's last columns, gathered contiguous for the dot products */
-      n_dots = (int) (n % 16);
-      n -= n_dots;
-      dots = g_new (float, n_dots * k);
-      for (int r = 0; r < n_dots; r++)
-        for (int64_t p = 0; p < k; p++)
-          dots[r * k + p] = b[p * ldb + n + r];
+      sp->n -= sp->n_dots;
+      sp->dots = g_new (float, sp->n_dots * k);
+      for (int r = 0; r < sp->n_dots; r++)
+        for (int64_t q = 0; q < k; q++)
+          sp->dots[r * k + q] = b[q * ldb + sp->n + r];
     }
-  /* panels of about STREAM_KC rows (up to 1.5 times that rather than a short extra one) */
   int64_t n_panels = MAX ((int64_t) 1, (k + STREAM_KC / 2) / STREAM_KC);
-  int64_t kc_step = (k + n_panels - 1) / n_panels;
-  int nv;
-  for (int64_t n0 = 0; n0 < n; n0 += 16 * nv)
+  sp->kc_step = (k + n_panels - 1) / n_panels;
+  sp->panels = (k + sp->kc_step - 1) / sp->kc_step;
+}
+
+/* ---- two threads on one product (fx_sgemm_stream_shared) ----
+ * The product's units, in order: for each block of columns, its tiles of rows (with all
+ * panels), STREAM_SHARE_TILES at a time when the block goes rows-outer (each unit takes its
+ * group of panels through its tiles, so that B's group is reused). */
+#define STREAM_SHARE_TILES 4
+
+static int64_t
+stream_block_units (const StreamBlock *blk)
+{
+  return blk->rows_outer ? (blk->m_tiles + STREAM_SHARE_TILES - 1) / STREAM_SHARE_TILES
+                         : blk->m_tiles;
+}
+
+static int64_t
+stream_units (int64_t m, int64_t n, int64_t k)
+{
+  StreamProduct sp = { m, n - stream_dots_for (n), k };
+  int64_t n_panels = MAX ((int64_t) 1, (k + STREAM_KC / 2) / STREAM_KC);
+  sp.kc_step = (k + n_panels - 1) / n_panels;
+  sp.panels = (k + sp.kc_step - 1) / sp.kc_step;
+  StreamBlock blk;
+  int64_t units = 0;
+  for (int64_t n0 = 0; n0 < sp.n; n0 += 16 * blk.nv)
     {
-      /* blocks of 4 vectors of columns; but 5 left go as 3 + 2: a block of one vector is
-       * bound by its broadcasts of A (8 per 8 multiply-adds) and ran at two thirds of the
-       * speed of the others, an eighth of the time of a 196-column product (14×14 images) */
-      int64_t vectors_left = (n - n0 + 15) / 16;
-      nv = vectors_left == 5 ? 3 : (int) MIN ((int64_t) 4, vectors_left);
-      __mmask16 masks[4];
-      for (int v = 0; v < 4; v++)
+      stream_block (&sp, n0, &blk);
+      units += stream_block_units (&blk);
+    }
+  return units;
+}
+
+__attribute__ ((target ("avx512f"))) static void
+sgemm_stream_avx512 (const StreamProduct *sp, FxGemmShare *share, int side)
+{
+  StreamBlock blk;
+  int64_t blk_first = -1, blk_units = 0;   /* the block in blk: its units' range */
+  int64_t claimed = 0, count = 0;
+  for (int64_t done = 0;; done++)
+    {
+      if (done == count)
         {
-          int64_t left = n - n0 - 16 * v;
-          masks[v] = left >= 16 ? (__mmask16) 0xffff
-                     : left <= 0 ? (__mmask16) 0 : (__mmask16) ((1u << left) - 1);
+          claimed = share_claim (share, side, &count);
+          if (claimed < 0)
+            break;
+          done = 0;
         }
-      int mr_full = FX_TILE_ROWS (nv);
-      int full = masks[nv - 1] == (__mmask16) 0xffff;
-      /* the dot-product columns ride along with the (only) panel */
-      int64_t nd0 = n - n0;
-      /* Each panel of B goes through all tiles of rows of A; but when this block is all of
-       * C's columns (few: ResNet's 7×7 images), each tile of rows takes a group of panels in
-       * turn, so that A, read once, streams row by row (8 KiB runs that the prefetchers follow,
-       * where a panel's cuts of 512 bytes from every row came from memory 8% slower) while
-       * the group's B, at most 64 columns, waits in L2. A group is at most STREAM_GROUP_BYTES
-       * of B: with all panels in one (a 3×3 convolution of 512 channels at 7×7: 1.2 MB of
-       * columns), every tile of rows read them again from L3, and the product ran at two
-       * thirds of the speed of a 1×1 one. */
-      gboolean rows_outer = n0 == 0 && n <= 16 * nv;
-      int64_t m_tiles = (m + mr_full - 1) / mr_full, panels = (k + kc_step - 1) / kc_step;
-      int64_t group = 1;
-      if (rows_outer)
+      /* side 1 goes down its range */
+      int64_t u = side ? claimed + count - 1 - done : claimed + done;
+      /* the block holding unit u (the claims go one way, so a short walk from the last) */
+      if (blk_first < 0 || u < blk_first || u >= blk_first + blk_units)
         {
-          int64_t most = MAX ((int64_t) 1, STREAM_GROUP_BYTES
-                                             / (kc_step * 16 * nv * (int64_t) sizeof (float)));
-          int64_t n_groups = (panels + most - 1) / most;
-          group = (panels + n_groups - 1) / n_groups;
+          int64_t first = 0;
+          stream_block (sp, 0, &blk);
+          for (;;)
+            {
+              int64_t units = stream_block_units (&blk);
+              if (u < first + units)
+                {
+                  blk_first = first;
+                  blk_units = units;
+                  break;
+                }
+              first += units;
+              stream_block (sp, blk.n0 + 16 * blk.nv, &blk);
+            }
         }
+      int64_t i = u - blk_first, panels = sp->panels;
+      int64_t mt0 = blk.rows_outer ? i * STREAM_SHARE_TILES : i;
+      int64_t mt1 = blk.rows_outer ? MIN (mt0 + STREAM_SHARE_TILES, blk.m_tiles) : mt0 + 1;
+      int64_t group = blk.rows_outer ? blk.group : panels;
       for (int64_t p0 = 0; p0 < panels; p0 += group)
-        for (int64_t mt = 0; mt < m_tiles; mt++)
+        for (int64_t mt = mt0; mt < mt1; mt++)
           for (int64_t p = p0, p1 = MIN (p0 + group, panels); p < p1; p++)
             {
-              int64_t m0 = mt * mr_full, k0 = p * kc_step;
-              int64_t kc = MIN (kc_step, k - k0);
-              const float *bp = b + k0 * ldb + n0, *dp = dots ? dots + k0 : NULL;
-              const float *ap = a + m0 * lda + k0;
-              float *cp = c + m0 * ldc + n0;
-              /* where A's block of the tile after this one starts, for prefetching (the next
-               * panel of these rows in the group, or the next rows' first panel of it, or the
-               * first rows' first panel of the next group: the first lines of each tile's rows
-               * came from memory unprefetched, 15% of a 1024×49×512 product of cold weights): an
-               * integer, since after the last tile it is past A's end (prefetching it does no
-               * harm) */
+              /* the next tile of this unit, or this side's next unit's first rows */
               int64_t next_mt = mt, next_p = p + 1;
               if (next_p >= p1)
                 {
-                  next_mt = mt + 1 < m_tiles ? mt + 1 : 0;
-                  next_p = mt + 1 < m_tiles ? p0 : p1;
-                  if (next_p >= panels)
-                    next_mt = m_tiles, next_p = 0;
+                  next_mt = mt + 1 < mt1 ? mt + 1 : side ? mt0 - 1 : mt1;
+                  next_p = mt + 1 < mt1 ? p0 : 0;
                 }
-              uintptr_t next_a = (uintptr_t) a
-                                 + (uintptr_t) (next_mt * mr_full * lda + next_p * kc_step)
-                                     * sizeof (float);
-              /* the epilogue rides along with a tile's last panel */
-              TileEpilogue tile_ep_at;
-              const TileEpilogue *tile_ep = NULL;
-              if (ep && k0 + kc == k)
-                {
-                  tile_ep_at = (TileEpilogue) {
-                    { ep->bias ? ep->bias + m0 : NULL,
-                      ep->scale_shift ? ep->scale_shift + 2 * m0 : NULL,
-                      ep->residual ? ep->residual + m0 * ep->ldr + n0 : NULL, ep->ldr, ep->relu },
-                    ep->residual ? ep->residual + m0 * ep->ldr + n0 + nd0 : NULL };
-                  tile_ep = &tile_ep_at;
-                }
-              switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, m - m0), nv) * 2 + full)
-                {
-                FX_TILE_CASES (STREAM_TILE_CASES)
-                default:
-                  g_assert_not_reached ();
-                }
+              stream_run_tile (sp, &blk, mt, p,
+                               stream_a_at (sp, &blk, MAX (next_mt, (int64_t) 0), next_p));
             }
     }
-  g_free (dots);
 }
 #endif
 
@@ -785,9 +933,27 @@ fx_sgemm_stream_native (void)
   return fx_cpu_has_avx512 ();
 }
 
+int64_t
+fx_sgemm_stream_units (int64_t m, int64_t n, int64_t k)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (m > 0 && n > 0 && k > 0 && fx_cpu_has_avx512 ())
+    return stream_units (m, n, k);
+#endif
+  return 1;
+}
+
 void
 fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b,
                  int64_t ldb, float *c, int64_t ldc, const FxGemmEpilogue *ep)
+{
+  fx_sgemm_stream_shared (m, n, k, a, lda, b, ldb, c, ldc, ep, NULL, 0);
+}
+
+void
+fx_sgemm_stream_shared (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                        const float *b, int64_t ldb, float *c, int64_t ldc,
+                        const FxGemmEpilogue *ep, FxGemmShare *share, int side)
 {
   if (m <= 0 || n <= 0)
     return;
@@ -796,10 +962,25 @@ fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, c
 #if defined(__x86_64__) && defined(__GNUC__)
   if (k > 0 && fx_cpu_has_avx512 ())
     {
-      sgemm_stream_avx512 (m, n, k, a, lda, b, ldb, c, ldc, ep);
+      StreamProduct sp;
+      stream_product_init (&sp, m, n, k, a, lda, b, ldb, c, ldc, ep);
+      /* alone: all units, from the front */
+      FxGemmShare own;
+      if (share == NULL)
+        {
+          fx_gemm_share_init (&own, stream_units (m, n, k));
+          share = &own;
+          side = 0;
+        }
+      sgemm_stream_avx512 (&sp, share, side);
+      g_free (sp.dots);
       return;
     }
 #endif
+  /* without the kernel: the first side to come does it all */
+  int64_t count;
+  if (share && share_claim (share, side, &count) < 0)
+    return;
   fx_sgemm (FALSE, FALSE, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
   if (ep)
     fx_gemm_epilogue_rows (ep, c, ldc, m, n);

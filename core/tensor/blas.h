@@ -4,6 +4,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 G_BEGIN_DECLS
@@ -64,6 +65,24 @@ typedef struct {
 void         fx_sgemm_stream (int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
                               const float *b, int64_t ldb, float *c, int64_t ldc,
                               const FxGemmEpilogue *ep);
+/* Two threads on one fx_sgemm_stream product, so that the slower one (its core shared
+ * with another process, or just slower this time) does less: each takes the product's units
+ * (a tile of rows of a block of columns, with all of k) from its end of one list, side 0
+ * from the front and side 1 from the back, until they meet. Before the threads start,
+ * fx_gemm_share_init (share, fx_sgemm_stream_units (m, n, k)); then each thread calls
+ * fx_sgemm_stream_shared with the same product and its side. The result is fx_sgemm_stream's,
+ * bit for bit, whoever did which unit. */
+typedef struct {
+  _Atomic guint64 ends;   /* units not taken: [low 32 bits, high 32 bits) */
+} FxGemmShare;
+int64_t      fx_sgemm_stream_units (int64_t m, int64_t n, int64_t k);
+void         fx_gemm_share_init (FxGemmShare *share, int64_t units);
+/* Whether share has units no thread has taken yet. */
+gboolean     fx_gemm_share_pending (FxGemmShare *share);
+void         fx_sgemm_stream_shared (int64_t m, int64_t n, int64_t k, const float *a,
+                                     int64_t lda, const float *b, int64_t ldb, float *c,
+                                     int64_t ldc, const FxGemmEpilogue *ep, FxGemmShare *share,
+                                     int side);
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 /* ep's steps on x, 16 finished sums of row i of C from column col on (the lanes of `lanes`

@@ -267,6 +267,81 @@ test_stream_gemm_epilogue (void)
       }
 }
 
+/* fx_sgemm_stream_shared: one product taken by two threads from both ends, or by one thread
+ * as both sides, or by one side alone, gives fx_sgemm_stream's result bit for bit (with the
+ * epilogue and a residual): blocks of columns of 4, 3 + 2 and partial vectors, several
+ * panels, a rows-outer block with groups of panels and dot-product columns. */
+typedef struct {
+  int64_t m, n, k, lda, ldb, ldc;
+  const float *a, *b;
+  float *c;
+  const FxGemmEpilogue *ep;
+  FxGemmShare *share;
+  int side;
+} SharedSide;
+
+static gpointer
+shared_side_thread (gpointer data)
+{
+  SharedSide *s = data;
+  fx_sgemm_stream_shared (s->m, s->n, s->k, s->a, s->lda, s->b, s->ldb, s->c, s->ldc, s->ep,
+                          s->share, s->side);
+  return NULL;
+}
+
+static void
+test_stream_gemm_shared (void)
+{
+  static const int64_t shapes[][3] = {
+    { 256, 196, 1024 }, { 64, 784, 300 }, { 37, 212, 700 }, { 300, 49, 4608 }, { 20, 50, 200 },
+    { 5, 3, 10 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (int how = 0; how < 3; how++)
+      {
+        int64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        int64_t lda = k + 3, ldb = n + 5, ldc = n + 7;
+        g_autofree float *a = g_new (float, m * lda), *b = g_new (float, k * ldb);
+        g_autofree float *c = g_new (float, m * ldc), *want = g_new (float, m * ldc);
+        g_autofree float *bias = g_new (float, m), *res = g_new (float, m * ldc);
+        for (int64_t x = 0; x < m * lda; x++)
+          a[x] = (float) g_random_double_range (-1, 1);
+        for (int64_t x = 0; x < k * ldb; x++)
+          b[x] = (float) g_random_double_range (-1, 1);
+        for (int64_t x = 0; x < m; x++)
+          bias[x] = (float) g_random_double_range (-1, 1);
+        for (int64_t x = 0; x < m * ldc; x++)
+          {
+            res[x] = (float) g_random_double_range (-4, 4);
+            c[x] = want[x] = 12345.f;   /* the columns past n must stay untouched */
+          }
+        FxGemmEpilogue ep = { bias, NULL, res, ldc, TRUE };
+        fx_sgemm_stream (m, n, k, a, lda, b, ldb, want, ldc, &ep);
+        FxGemmShare share;
+        fx_gemm_share_init (&share, fx_sgemm_stream_units (m, n, k));
+        g_assert_true (fx_gemm_share_pending (&share));
+        SharedSide sides[2] = { { m, n, k, lda, ldb, ldc, a, b, c, &ep, &share, 0 },
+                                { m, n, k, lda, ldb, ldc, a, b, c, &ep, &share, 1 } };
+        if (how == 0)
+          {
+            GThread *t = g_thread_new ("side-1", shared_side_thread, &sides[1]);
+            shared_side_thread (&sides[0]);
+            g_thread_join (t);
+          }
+        else if (how == 1)
+          {
+            shared_side_thread (&sides[0]);
+            shared_side_thread (&sides[1]);
+          }
+        else
+          shared_side_thread (&sides[1]);
+        g_assert_false (fx_gemm_share_pending (&share));
+        if (memcmp (c, want, sizeof (float) * m * ldc) != 0)
+          g_error ("shared stream gemm %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
+                   " (%d) differs from fx_sgemm_stream", m, n, k, how);
+      }
+}
+
 /* One small image on two threads: the threads make the transformed input together, by
  * chunks of input channels, then take slices of output channels. Called from inside a
  * parallel loop the same call runs inline, one thread making all of it: the result must be
@@ -369,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
   g_test_add_func ("/conv-winograd/stream-gemm-epilogue", test_stream_gemm_epilogue);
+  g_test_add_func ("/conv-winograd/stream-gemm-shared", test_stream_gemm_shared);
   g_test_add_func ("/conv-winograd/lanes-same-everywhere", test_lanes_same_everywhere);
   return g_test_run ();
 }
