@@ -110,5 +110,4 @@ const PlanArg *fx_run_fuse_residual_arg (const Instr *head);
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
                                const FxValue *residual, FxValue *result, GError **error);
 
-
 G_END_DECLS
