@@ -537,26 +537,36 @@ fx_gemm_share_pending (FxGemmShare *share)
   return (e & 0xffffffffu) < (e >> 32);
 }
 
-/* The next unit from the front (side 0) or the back (side 1), or -1. */
+/* Items [front, back) of a list two ends take from, packed in *ends (front in the low 32
+ * bits): takes one item, or (quarter) a quarter of what is left and at least one, from the
+ * front or the back. Returns the first one taken and their *count, or -1 when none is left.
+ * The thread pool's chunks and the shared products' units go this way. */
 static int64_t
-share_claim (FxGemmShare *share, int side, int64_t *count)
+ends_claim (_Atomic guint64 *ends, gboolean from_back, gboolean quarter, int64_t *count)
 {
-  guint64 e = atomic_load (&share->ends);
+  guint64 e = atomic_load (ends);
   for (;;)
     {
       guint64 front = e & 0xffffffffu, back = e >> 32;
       if (front >= back)
         return -1;
-      /* a quarter of what is left (at least one): few claims, each a cache line that moves
-       * between the cores, and small ones at the end where the two meet */
-      guint64 c = MAX ((back - front) / 4, 1);
-      guint64 next = side ? ((back - c) << 32) | front : (back << 32) | (front + c);
-      if (atomic_compare_exchange_weak (&share->ends, &e, next))
+      guint64 c = quarter ? MAX ((back - front) / 4, 1) : 1;
+      guint64 next = from_back ? ((back - c) << 32) | front : (back << 32) | (front + c);
+      if (atomic_compare_exchange_weak (ends, &e, next))
         {
           *count = (int64_t) c;
-          return (int64_t) (side ? back - c : front);
+          return (int64_t) (from_back ? back - c : front);
         }
     }
+}
+
+/* The next units of a shared product from side 0's end or side 1's: a quarter of what is
+ * left, so few claims (each a cache line that moves between the cores), small ones at the
+ * end where the two meet. */
+static int64_t
+share_claim (FxGemmShare *share, int side, int64_t *count)
+{
+  return ends_claim (&share->ends, side != 0, TRUE, count);
 }
 
 /* The epilogue of one tile: ep's per-row pointers moved to the tile's first row, residual to
@@ -697,6 +707,7 @@ typedef struct {
 
 /* A block of up to 4 vectors of C's columns from n0, and how its tiles of rows go. */
 typedef struct {
+  int64_t index;               /* of the product's blocks, from its first columns */
   int64_t n0, nd0;             /* nd0: from n0 to the dot-product columns */
   int nv, mr_full, full, n_dots;
   __mmask16 masks[4];
@@ -713,22 +724,41 @@ stream_dots_for (int64_t n)
   return n <= 64 && n % 16 >= 1 && n % 16 <= STREAM_MAX_DOTS && n > 16 ? (int) (n % 16) : 0;
 }
 
-/* The block of columns from n0 (blocks of 4 vectors; but 5 left go as 3 + 2: a block of one
- * vector is bound by its broadcasts of A (8 per 8 multiply-adds) and ran at two thirds of
- * the speed of the others, an eighth of the time of a 196-column product (14×14 images)).
- * Each panel of B goes through all tiles of rows of A; but when the block is all of C's
- * columns, each tile of rows takes a group of panels in turn, so that A, read once, streams
- * row by row (8 KiB runs that the prefetchers follow, where a panel's cuts of 512 bytes from
- * every row came from memory 8% slower) while the group's B, at most 64 columns, waits in
- * L2. A group is at most STREAM_GROUP_BYTES of B: with all panels in one (a 3×3 convolution
- * of 512 channels at 7×7: 1.2 MB of columns), every tile of rows read them again from L3,
- * and the product ran at two thirds of the speed of a 1×1 one. */
-static void
-stream_block (const StreamProduct *sp, int64_t n0, StreamBlock *blk)
+/* The product's blocks of columns: 4 vectors each, the last one's partial; but when 5 are
+ * left they go as 3 + 2: a block of one vector is bound by its broadcasts of A (8 per 8
+ * multiply-adds) and ran at two thirds of the speed of the others, an eighth of the time of
+ * a 196-column product (14×14 images). stream_block_start (sp, b) is block b's first
+ * column (for b = the number of blocks: n). */
+static int64_t
+stream_blocks (const StreamProduct *sp)
 {
-  int64_t vectors_left = (sp->n - n0 + 15) / 16;
+  int64_t vectors = (sp->n + 15) / 16;
+  return vectors % 4 == 1 && vectors >= 5 ? vectors / 4 + 1 : (vectors + 3) / 4;
+}
+
+static int64_t
+stream_block_start (const StreamProduct *sp, int64_t b)
+{
+  int64_t vectors = (sp->n + 15) / 16, fours = vectors / 4;
+  if (vectors % 4 == 1 && vectors >= 5 && b == fours)
+    return 64 * (fours - 1) + 48;   /* the block of 2 after the block of 3 */
+  return MIN (64 * b, sp->n);
+}
+
+/* Block b. When it is all of C's columns, the tiles of rows take B's panels in groups, so
+ * that A, read once, streams row by row (8 KiB runs that the prefetchers follow, where a
+ * panel's cuts of 512 bytes from every row came from memory 8% slower) while the group's B,
+ * at most 64 columns, waits in L2. A group is at most STREAM_GROUP_BYTES of B: with all
+ * panels in one (a 3×3 convolution of 512 channels at 7×7: 1.2 MB of columns), every tile
+ * of rows read them again from L3, and the product ran at two thirds of the speed of a 1×1
+ * one. */
+static void
+stream_block (const StreamProduct *sp, int64_t b, StreamBlock *blk)
+{
+  int64_t n0 = stream_block_start (sp, b);
+  blk->index = b;
   blk->n0 = n0;
-  blk->nv = vectors_left == 5 ? 3 : (int) MIN ((int64_t) 4, vectors_left);
+  blk->nv = (int) ((stream_block_start (sp, b + 1) - n0 + 15) / 16);
   for (int v = 0; v < 4; v++)
     {
       int64_t left = sp->n - n0 - 16 * v;
@@ -801,6 +831,16 @@ stream_a_at (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, int64_
          + (uintptr_t) (mt * blk->mr_full * sp->lda + p * sp->kc_step) * sizeof (float);
 }
 
+/* sp's panels of B: about STREAM_KC rows each (up to 1.5 times that rather than a short
+ * extra one). */
+static void
+stream_panels (StreamProduct *sp)
+{
+  int64_t n_panels = MAX ((int64_t) 1, (sp->k + STREAM_KC / 2) / STREAM_KC);
+  sp->kc_step = (sp->k + n_panels - 1) / n_panels;
+  sp->panels = (sp->k + sp->kc_step - 1) / sp->kc_step;
+}
+
 static void
 stream_product_init (StreamProduct *sp, int64_t m, int64_t n, int64_t k, const float *a,
                      int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
@@ -817,9 +857,7 @@ stream_product_init (StreamProduct *sp, int64_t m, int64_t n, int64_t k, const f
         for (int64_t q = 0; q < k; q++)
           sp->dots[r * k + q] = b[q * ldb + sp->n + r];
     }
-  int64_t n_panels = MAX ((int64_t) 1, (k + STREAM_KC / 2) / STREAM_KC);
-  sp->kc_step = (k + n_panels - 1) / n_panels;
-  sp->panels = (k + sp->kc_step - 1) / sp->kc_step;
+  stream_panels (sp);
 }
 
 /* ---- two threads on one product (fx_sgemm_stream_shared) ----
@@ -839,14 +877,12 @@ static int64_t
 stream_units (int64_t m, int64_t n, int64_t k)
 {
   StreamProduct sp = { m, n - stream_dots_for (n), k };
-  int64_t n_panels = MAX ((int64_t) 1, (k + STREAM_KC / 2) / STREAM_KC);
-  sp.kc_step = (k + n_panels - 1) / n_panels;
-  sp.panels = (k + sp.kc_step - 1) / sp.kc_step;
+  stream_panels (&sp);
   StreamBlock blk;
   int64_t units = 0;
-  for (int64_t n0 = 0; n0 < sp.n; n0 += 16 * blk.nv)
+  for (int64_t b = 0; b < stream_blocks (&sp); b++)
     {
-      stream_block (&sp, n0, &blk);
+      stream_block (&sp, b, &blk);
       units += stream_block_units (&blk);
     }
   return units;
@@ -869,23 +905,25 @@ sgemm_stream_avx512 (const StreamProduct *sp, FxGemmShare *share, int side)
         }
       /* side 1 goes down its range */
       int64_t u = side ? claimed + count - 1 - done : claimed + done;
-      /* the block holding unit u (the claims go one way, so a short walk from the last) */
-      if (blk_first < 0 || u < blk_first || u >= blk_first + blk_units)
+      /* the block holding unit u: each side's claims go one way (side 0 up, side 1 down),
+       * so after the first walk up from block 0, a step or a few from the block before */
+      if (blk_first < 0)
         {
-          int64_t first = 0;
           stream_block (sp, 0, &blk);
-          for (;;)
-            {
-              int64_t units = stream_block_units (&blk);
-              if (u < first + units)
-                {
-                  blk_first = first;
-                  blk_units = units;
-                  break;
-                }
-              first += units;
-              stream_block (sp, blk.n0 + 16 * blk.nv, &blk);
-            }
+          blk_first = 0;
+          blk_units = stream_block_units (&blk);
+        }
+      while (u >= blk_first + blk_units)
+        {
+          blk_first += blk_units;
+          stream_block (sp, blk.index + 1, &blk);
+          blk_units = stream_block_units (&blk);
+        }
+      while (u < blk_first)
+        {
+          stream_block (sp, blk.index - 1, &blk);
+          blk_units = stream_block_units (&blk);
+          blk_first -= blk_units;
         }
       int64_t i = u - blk_first, panels = sp->panels;
       int64_t mt0 = blk.rows_outer ? i * STREAM_SHARE_TILES : i;
@@ -1154,28 +1192,13 @@ static struct {
  * next (an elementwise add after a convolution split by output channels, the next
  * convolution's input transform), where chunks claimed in turn had each core read half of
  * its data from the other core's cache (adds measured slower on two threads than on one). */
-static int64_t
-pool_claim (gboolean from_back)
-{
-  guint64 e = atomic_load (&pool.ends);
-  for (;;)
-    {
-      guint64 front = e & 0xffffffffu, back = e >> 32;
-      if (front >= back)
-        return -1;
-      guint64 next = from_back ? ((back - 1) << 32) | front : (back << 32) | (front + 1);
-      if (atomic_compare_exchange_weak (&pool.ends, &e, next))
-        return (int64_t) (from_back ? back - 1 : front);
-    }
-}
-
 static void
 pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk,
                  gboolean from_back)
 {
   for (;;)
     {
-      int64_t c = pool_claim (from_back);
+      int64_t one, c = ends_claim (&pool.ends, from_back, FALSE, &one);
       if (c < 0)
         break;
       int64_t begin = c * chunk;

@@ -765,8 +765,9 @@ streams_product (FxDType dt, int64_t rows, int64_t width, int64_t k)
 }
 
 /* Side `side` of the one product of a float32 image (GemmConvJob.share): the columns (all of
- * them, into this thread's scratch buffer, unless it holds them already or nothing is left
- * to do), then the units of the product this thread gets to first. */
+ * them, into this thread's scratch buffer, unless nothing is left to do — the thread that
+ * runs both sides finishes the product with the first), then the units of the product this
+ * thread gets to first. */
 static void
 shared_product_side (const GemmConvJob *j, int side)
 {
@@ -779,8 +780,7 @@ shared_product_side (const GemmConvJob *j, int side)
         return;   /* the other thread came first and did it all */
       ldb = (j->ncols + 15) / 16 * 16;
       float *buf = scratch_buffer (sizeof (float) * j->k * ldb);
-      if (!fx_scratch_holds (&cols_made_key, j->call, 0))
-        im2col_f32 (g, in, buf, 0, j->cg, 0, j->ncols, ldb);
+      im2col_f32 (g, in, buf, 0, j->cg, 0, j->ncols, ldb);
       cols = buf;
     }
   const FxConvEpilogue *ep = j->ep;
@@ -1084,6 +1084,14 @@ tile_columns (int64_t ncols, int64_t parts)
   return parts > 1 ? (tile + 15) / 16 * 16 : tile;
 }
 
+/* Whether g is a depthwise convolution (one input channel a group), which float32 runs as
+ * depthwise_job. */
+static gboolean
+depthwise_applies (const Geom *g)
+{
+  return g->groups > 1 && g->groups == g->c;
+}
+
 static void
 conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, const void *bias,
                     void *out, const FxConvEpilogue *ep)
@@ -1092,7 +1100,7 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
   int64_t cg = g->c / g->groups, og = g->o / g->groups;
   int64_t ncols = g->oh * g->ow, k = cg * g->kh * g->kw;
 
-  if (dt == FX_DTYPE_FLOAT32 && cg == 1 && g->groups == g->c && g->groups > 1)
+  if (dt == FX_DTYPE_FLOAT32 && depthwise_applies (g))
     {
       DwJob j = { g, in, w, bias, out };
       fx_parallel_for (g->n * g->o, MAX (1, 16384 / MAX (ncols * g->kh * g->kw, 1)),
@@ -1169,7 +1177,6 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
     {
       fx_gemm_share_init (&share, fx_sgemm_stream_units (og, ncols, k));
       j.share = &share;
-      j.call = fx_parallel_call_id ();
       fx_blas_enter_single_threaded ();
       fx_parallel_for (2, 1, gemm_conv_tasks, &j);
       fx_blas_leave_single_threaded ();
@@ -1342,8 +1349,7 @@ would_use_mkldnn (const Geom *g, const ConvSetup *s, int64_t kh, int64_t kw)
 static gboolean
 takes_plane_strides (const Geom *g)
 {
-  int64_t cg = g->c / g->groups;
-  return !(cg == 1 && g->groups == g->c && g->groups > 1) && !stem_applies (g);
+  return !depthwise_applies (g) && !stem_applies (g);
 }
 
 /* input is batched ([N, C, spatial...]); want_dim: 1 or 2, the dims libfx computes. */
