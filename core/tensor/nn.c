@@ -129,6 +129,16 @@ affine_run (const FxTensor *in, FxTensor *out, int64_t start, int64_t n, double 
 /* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. Plain
  * float32 parameters are read in place: copying them first was most of a fused conv's
  * set-up, which does this on every run. */
+/* One channel's (scale, shift): w / sqrt(var + eps) and b - mean · w / sqrt(var + eps). */
+static inline void
+eval_pair (double w, double b, double mean, double var, double eps, double *scale,
+           double *shift)
+{
+  double invstd = 1.0 / sqrt (var + eps);
+  *scale = w * invstd;
+  *shift = b - mean * w * invstd;
+}
+
 static double *
 eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, FxTensor *bias,
              double eps, int64_t C)
@@ -138,11 +148,9 @@ eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, Fx
   const float *md = plain_f32 (running_mean), *vd = plain_f32 (running_var);
   for (int64_t ch = 0; ch < C; ch++)
     {
-      double w = param_elem (weight, wd, ch, 1.0), b = param_elem (bias, bd, ch, 0.0);
-      double rm = param_elem (running_mean, md, ch, 0.0);
-      double invstd = 1.0 / sqrt (param_elem (running_var, vd, ch, 1.0) + eps);
-      ab[2 * ch] = w * invstd;
-      ab[2 * ch + 1] = b - rm * w * invstd;
+      eval_pair (param_elem (weight, wd, ch, 1.0), param_elem (bias, bd, ch, 0.0),
+                 param_elem (running_mean, md, ch, 0.0), param_elem (running_var, vd, ch, 1.0),
+                 eps, &ab[2 * ch], &ab[2 * ch + 1]);
     }
   return ab;
 }
@@ -150,7 +158,7 @@ eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, Fx
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-/* eval_coeffs' arithmetic, rounded to float32, 8 channels at a time (w, b may be NULL: 1
+/* eval_pair's arithmetic, rounded to float32, 8 channels at a time (w, b may be NULL: 1
  * and 0): the same double operations in the same order, so the same results. A fused
  * convolution makes these on every run, while the other core waits: the scalar loop (a
  * square root and a division a channel) was about 0.7% of a ResNet-50 forward. */
@@ -178,10 +186,10 @@ eval_coeffs_f32_avx512 (const float *w, const float *b, const float *rm, const f
     }
   for (; ch < C; ch++)
     {
-      double wv = w ? w[ch] : 1.0, bv = b ? b[ch] : 0.0;
-      double invstd = 1.0 / sqrt (rv[ch] + eps);
-      out[2 * ch] = (float) (wv * invstd);
-      out[2 * ch + 1] = (float) (bv - rm[ch] * wv * invstd);
+      double scale, shift;
+      eval_pair (w ? w[ch] : 1.0, b ? b[ch] : 0.0, rm[ch], rv[ch], eps, &scale, &shift);
+      out[2 * ch] = (float) scale;
+      out[2 * ch + 1] = (float) shift;
     }
 }
 #endif
