@@ -450,6 +450,7 @@ dict_rebuild (FxDict *d, guint min_entries)
       d->index[pos] = (gint32) i;
     }
   d->index_used = j;
+  dict_keys_changed (d);   /* entries moved: positions from fx_dict_find are stale */
 }
 
 /* Index slot holding key, or -1. */
@@ -525,6 +526,20 @@ fx_dict_get (const FxDict *d, const FxValue *key)
   if (slot < 0)
     return NULL;
   return &d->entries[d->index[slot]].value;
+}
+
+gint64
+fx_dict_find (const FxDict *d, const FxValue *key)
+{
+  gint64 slot = dict_find_slot (d, key, fx_value_hash (key));
+  return slot < 0 ? -1 : d->index[slot];
+}
+
+FxValue *
+fx_dict_entry_value (const FxDict *d, gint64 e)
+{
+  g_return_val_if_fail (e >= 0 && (guint) e < d->n_entries && d->entries[e].live, NULL);
+  return &d->entries[e].value;
 }
 
 gboolean

@@ -140,9 +140,15 @@ void     fx_dict_set     (FxDict *dict, FxValue key, FxValue value);
 /* Borrowed pointer to the value, or NULL. */
 FxValue *fx_dict_get     (const FxDict *dict, const FxValue *key);
 gboolean fx_dict_remove  (FxDict *dict, const FxValue *key);
-/* Changes whenever a key is added or removed (not when a value is replaced); never the same
- * for two dicts. */
+/* Changes whenever a key is added or removed or the entries move (not when a value is
+ * replaced); never the same for two dicts. */
 guint64  fx_dict_keys_version (const FxDict *dict);
+/* The entry holding key, or -1: a position for fx_dict_entry_value that stays good while
+ * fx_dict_keys_version (dict) stays the same — for lookups repeated at each run of a plan. */
+gint64   fx_dict_find    (const FxDict *dict, const FxValue *key);
+/* Entry e's value (e from fx_dict_find, the keys version unchanged since), borrowed: the one
+ * stored now, whatever replaced it. */
+FxValue *fx_dict_entry_value (const FxDict *dict, gint64 e);
 /* Iteration in insertion order: i from 0 while fx_dict_entry returns TRUE. */
 gboolean fx_dict_entry   (const FxDict *dict, guint i, const FxValue **key, const FxValue **value);
 

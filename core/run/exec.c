@@ -20,6 +20,8 @@ typedef struct {
   int cursor;            /* interpreter: next positional input */
   int current;
   guint8 *given;         /* interpreter: slots filled from initial_env, not run */
+  gboolean cache;        /* the run has the plan to itself: lookups may use and update the
+                          * instructions' spots (fx_run_resolve_module) */
 } RunState;
 
 /* Interpreter.run's initial_env: values for some nodes, given instead of computed. */
@@ -241,14 +243,28 @@ bind_placeholder (RunState *st, const Instr *in, FxValue *result)
  * Modules and attributes
  * ------------------------------------------------------------------------------------------ */
 
+FxValue *
+fx_run_dict_lookup (const FxDict *dict, const FxValue *key, DictSpot *spot)
+{
+  if (dict == NULL)
+    return NULL;
+  if (spot == NULL)
+    return fx_dict_get (dict, key);
+  guint64 version = fx_dict_keys_version (dict);
+  if (spot->dict != dict || spot->version != version)
+    *spot = (DictSpot) { dict, version, fx_dict_find (dict, key) };
+  return spot->entry >= 0 ? fx_dict_entry_value (dict, spot->entry) : NULL;
+}
+
 FxModule *
-fx_run_resolve_module (ExecPlan *plan, const Instr *in, GError **error)
+fx_run_resolve_module (ExecPlan *plan, const Instr *in, gboolean cache, GError **error)
 {
   FxModule *m = plan->root;
   for (guint i = 0; i < in->path_keys->len; i++)
     {
       FxValue key = { .kind = FX_VALUE_STR, .s = in->path_keys->pdata[i] };
-      FxValue *v = m->children ? fx_dict_get (m->children, &key) : NULL;
+      FxValue *v = fx_run_dict_lookup (m->children, &key,
+                                       cache && in->path_spots ? &in->path_spots[i] : NULL);
       FxModule *child = v ? fx_value_get_module (v) : NULL;
       if (child == NULL)
         return fx_module_get_submodule (plan->root, in->path, error);
@@ -459,7 +475,7 @@ out:
 static gboolean
 exec_module (RunState *st, Instr *in, FxValue *result, GError **error)
 {
-  FxModule *m = fx_run_resolve_module (st->plan, in, error);
+  FxModule *m = fx_run_resolve_module (st->plan, in, st->cache, error);
   if (m == NULL)
     return FALSE;
   FxValue stack[8];
@@ -535,8 +551,8 @@ run_fused (RunState *st, const Instr *in, FxValue *result)
   const PlanArg *res_arg = fx_run_fuse_residual_arg (in);
   if (res_arg != NULL)
     arg_get (st, res_arg, &residual, &owned);   /* a slot: borrowed */
-  FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, res_arg ? &residual : NULL, result,
-                                      &local);
+  FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, res_arg ? &residual : NULL,
+                                      st->cache, result, &local);
   g_clear_error (&local);
   return fr == FX_FUSE_DONE;
 }
@@ -566,6 +582,7 @@ run_loop (ExecPlan *plan, FxInterpreter *interp, const FxValue *args, int n_args
    * gets slots of its own; the profile counters are then only approximate. */
   own_env = !g_atomic_int_compare_and_exchange (&plan->running, FALSE, TRUE);
   st.env = own_env ? g_new0 (FxValue, n > 0 ? n : 1) : plan->env;
+  st.cache = !own_env;
   if (interp != NULL)
     st.live = g_new0 (guint8, n > 0 ? n : 1);
   if (interp != NULL)

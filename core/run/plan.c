@@ -177,6 +177,8 @@ instr_clear (Instr *in)
   g_free (in->path);
   if (in->path_keys)
     g_ptr_array_unref (in->path_keys);
+  g_free (in->path_spots);
+  fx_run_fuse_spots_free (in->fuse_spots);
   fx_value_clear (&in->default_value);
   g_free (in->frees);
 }
@@ -240,6 +242,8 @@ compile_node (ExecPlan *plan, int here, FxNode *node, GError **error)
         }
       in->path_keys = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_str_unref);
       in->path = split_path (node->target.s->data, in->path_keys);
+      if (node->op == FX_OP_CALL_MODULE)
+        in->path_spots = g_new0 (DictSpot, MAX (in->path_keys->len, 1));   /* dict NULL: none */
       break;
     case FX_OP_CALL_FUNCTION:
       in->fop = fx_run_target_op (&node->target);

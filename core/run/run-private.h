@@ -20,6 +20,16 @@ typedef struct {
   FxValue value;         /* CONST: the value; TREE: the template with node references */
 } PlanArg;
 
+/* Where a run found a key in a dict (fx_dict_find), good while the dict's keys version is
+ * the one recorded: later runs then read the entry's value without hashing or probing. */
+typedef struct {
+  const FxDict *dict;
+  guint64 version;
+  gint64 entry;          /* -1: the key was not there */
+} DictSpot;
+
+typedef struct _FuseSpots FuseSpots;
+
 typedef struct {
   FxNode *node;          /* the node compiled (alive as long as the plan's graph ref) */
   FxNodeOp op;
@@ -38,6 +48,7 @@ typedef struct {
   /* placeholder: name, *args or **kwargs, default; get_attr / call_module: the path. */
   char *path;
   GPtrArray *path_keys;  /* FxStr atoms of the path */
+  DictSpot *path_spots;  /* call_module: each atom's spot in its parent's children */
   int placeholder_index;
   int star;              /* 1: *args, 2: **kwargs */
   gboolean has_default;
@@ -55,6 +66,8 @@ typedef struct {
   /* on the head: the chain's value is read only by chains (as their conv's input or their
    * residual), which take its planes padded to whole cache lines (FxConvEpilogue.pad_planes) */
   gboolean fuse_pad_planes;
+  /* on the head: where the chain's modules keep their attributes (fuse.c) */
+  FuseSpots *fuse_spots;
   /* profile */
   guint64 calls;
   gint64 time_ns;
@@ -91,8 +104,15 @@ gboolean fx_exec_plan_run_plain (FxExecPlan *plan, const FxValue *args, int n_ar
                                  const FxDict *kwargs, FxValue *result, GError **error);
 
 /* exec.c: the submodule at call_module in's path, borrowed; looked up at each run (by
- * interned atoms) so that a module replaced after compiling is the one that runs. */
-FxModule *fx_run_resolve_module (ExecPlan *plan, const Instr *in, GError **error);
+ * interned atoms) so that a module replaced after compiling is the one that runs. cache:
+ * step through in->path_spots, and keep them up to date — only for a run that has the plan
+ * to itself (FALSE elsewhere: another thread may be running it). */
+FxModule *fx_run_resolve_module (ExecPlan *plan, const Instr *in, gboolean cache,
+                                 GError **error);
+/* key's value in dict (NULL: dict or key missing), borrowed; with a spot (else NULL), from
+ * the entry the spot remembers while the dict's keys are as they were, and the spot filled
+ * anew when they are not. */
+FxValue  *fx_run_dict_lookup    (const FxDict *dict, const FxValue *key, DictSpot *spot);
 
 /* fuse.c. n_uses: how many argument references each slot has. */
 void fx_run_fuse_detect (ExecPlan *plan, const int *n_uses);
@@ -106,8 +126,10 @@ typedef enum {
 /* The add's argument that the chain headed by head adds as its residual, or NULL. */
 const PlanArg *fx_run_fuse_residual_arg (const Instr *head);
 /* Runs the chain headed by head on the conv's input (and the residual's value, when the
- * chain has one). */
+ * chain has one). cache: as fx_run_resolve_module's (the chain's modules and attributes). */
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
-                               const FxValue *residual, FxValue *result, GError **error);
+                               const FxValue *residual, gboolean cache, FxValue *result,
+                               GError **error);
+void         fx_run_fuse_spots_free (FuseSpots *spots);
 
 G_END_DECLS

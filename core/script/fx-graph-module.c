@@ -1350,7 +1350,7 @@ modules_runnable (PlanBox *box)
         continue;
       /* by the plan's interned path atoms: splitting each path on every call took 76-104 us
        * of a ResNet-50 call, now about 50 */
-      FxModule *m = fx_run_resolve_module (plan, &plan->instrs[i], NULL);
+      FxModule *m = fx_run_resolve_module (plan, &plan->instrs[i], FALSE, NULL);
       if (m == NULL || m->layer == NULL || m->impl == NULL
           || strcmp (m->type_name, m->layer->type_name) != 0)
         return FALSE;

@@ -636,6 +636,78 @@ test_fuse_state_changes (void)
   assert_same_bits (&again, &again_plain);
 }
 
+/* A fused run against the same plan run node by node: the same bits, every chain fused. */
+static void
+assert_fused_as_plain (FxExecPlan *plan, const FxValue *x, const FxValue *differs_from)
+{
+  fx_exec_plan_reset_profile (plan);
+  g_auto (FxValue) fused = run_once (plan, x);
+  for (int i = 1; i <= 4; i++)
+    {
+      g_autofree char *bn = g_strdup_printf ("bn%d", i);
+      g_assert_cmpuint (node_calls (plan, bn), ==, 0);
+    }
+  fx_exec_plan_set_fusion (plan, FALSE);
+  g_auto (FxValue) plain = run_once (plan, x);
+  fx_exec_plan_set_fusion (plan, TRUE);
+  assert_same_bits (&fused, &plain);
+  if (differs_from != NULL)
+    {
+      g_autoptr (GString) why = g_string_new (NULL);
+      g_assert_false (values_close (&fused, differs_from, why));
+    }
+}
+
+/* Runs find modules and their attributes through the dict positions earlier runs noted
+ * (exec.c's path spots, fuse.c's): each change between runs is still seen, as if every run
+ * looked everything up — a value replaced in place, a name moved to another table, a module
+ * replaced at its path, entries moved by the compaction after a removal. */
+static void
+test_fuse_spots (void)
+{
+  g_autoptr (FxGraphModule) gm = NULL;
+  g_autoptr (FxExecPlan) plan = check_fused_model ("spellings", "xf", 5, &gm);
+  const FxValue *x = ref ("xf");
+  GError *error = NULL;
+  FxModule *conv3 = fx_module_get_submodule (gm->module, "conv3", &error);
+  g_assert_no_error (error);
+  g_auto (FxValue) first = run_once (plan, x);
+
+  /* conv3.weight replaced: the same keys, a new value in the parameter's entry */
+  int64_t w_shape[4] = { 8, 8, 1, 1 };
+  g_autoptr (FxTensor) w = fx_tensor_full (FX_DTYPE_FLOAT32, 4, w_shape, 0.125);
+  fx_module_register_parameter (conv3, "weight", w);
+  assert_fused_as_plain (plan, x, &first);
+
+  /* conv3.bias becomes a plain attribute (out of parameters, into attributes, which come
+   * first): both tables' keys change */
+  g_auto (FxValue) before_bias = run_once (plan, x);
+  int64_t eight = 8;
+  g_auto (FxValue) bias = fx_value_take_tensor (fx_tensor_full (FX_DTYPE_FLOAT32, 1, &eight, 2.0));
+  fx_module_set_attribute (conv3, "bias", &bias);
+  assert_fused_as_plain (plan, x, &before_bias);
+
+  /* conv1 replaced at its path by another Conv2d: the root's children keep their keys */
+  g_auto (FxValue) before_conv = run_once (plan, x);
+  FxValue args[5] = { fx_value_int (4), fx_value_int (8), fx_value_int (3), fx_value_int (2),
+                      fx_value_int (1) };   /* in, out, kernel, stride, padding */
+  g_autoptr (FxModule) conv1 = fx_layer_new ("Conv2d", args, 5, NULL, &error);
+  g_assert_no_error (error);
+  fx_module_add_module (gm->module, "conv1", conv1);
+  assert_fused_as_plain (plan, x, &before_conv);
+
+  /* a name conv1's chain does not read, removed: a hole before stride, padding and
+   * dilation; a run notes their places; iterating the dict then closes the hole and moves
+   * them (stale places would read padding as the stride, or a bool as the dilation) */
+  FxValue kernel_size = fx_value_str ("kernel_size");
+  g_assert_true (fx_dict_remove (conv1->attributes, &kernel_size));
+  fx_value_clear (&kernel_size);
+  assert_fused_as_plain (plan, x, NULL);
+  const FxValue *k, *v;
+  g_assert_true (fx_dict_entry (conv1->attributes, 0, &k, &v));
+  assert_fused_as_plain (plan, x, NULL);
+}
+
 /* Residual adds: every spelling that rides along in the epilogue, and the adds that must
  * not (in place into the residual, a broadcast residual, a constant). */
 static void
@@ -853,6 +925,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/interpreter-initial-env", test_interpreter_initial_env);
   g_test_add_func ("/run/fuse/spellings", test_fuse_spellings);
   g_test_add_func ("/run/fuse/state-changes", test_fuse_state_changes);
+  g_test_add_func ("/run/fuse/spots", test_fuse_spots);
   g_test_add_func ("/run/fuse/residuals", test_fuse_residuals);
   g_test_add_func ("/run/fuse/second-user", test_fuse_second_user);
   g_test_add_func ("/run/fuse/training", test_fuse_training);

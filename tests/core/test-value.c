@@ -470,6 +470,53 @@ test_dict_python_semantics (void)
   fx_value_clear (&dv);
 }
 
+/* fx_dict_find's positions: an entry read through one sees values replaced since; any
+ * change of keys, and the compaction an iteration does after a removal (entries move),
+ * changes fx_dict_keys_version, so a kept position is never read once stale. */
+static void
+test_dict_positions (void)
+{
+  g_autoptr (FxDict) d = fx_dict_new ();
+  FxValue a = fx_value_str ("a"), b = fx_value_str ("b"), c = fx_value_str ("c");
+  fx_dict_set (d, fx_value_copy (&a), fx_value_int (1));
+  fx_dict_set (d, fx_value_copy (&b), fx_value_int (2));
+  fx_dict_set (d, fx_value_copy (&c), fx_value_int (3));
+  gint64 pc = fx_dict_find (d, &c);
+  guint64 version = fx_dict_keys_version (d);
+  g_assert_cmpint (pc, >=, 0);
+  g_assert_cmpint (fx_dict_entry_value (d, pc)->i, ==, 3);
+  g_assert_cmpint (fx_dict_find (d, &(FxValue) { .kind = FX_VALUE_INT, .i = 7 }), ==, -1);
+
+  /* a value replaced: same keys, same position, the new value */
+  fx_dict_set (d, fx_value_copy (&c), fx_value_int (30));
+  g_assert_cmpuint (fx_dict_keys_version (d), ==, version);
+  g_assert_cmpint (fx_dict_entry_value (d, pc)->i, ==, 30);
+
+  /* a removal changes the version; then iterating compacts the entries (c moves down)
+   * and changes it again */
+  g_assert_true (fx_dict_remove (d, &a));
+  guint64 after_remove = fx_dict_keys_version (d);
+  g_assert_cmpuint (after_remove, !=, version);
+  gint64 pc2 = fx_dict_find (d, &c);
+  g_assert_cmpint (pc2, ==, pc);   /* the hole is still there */
+  const FxValue *k, *v;
+  g_assert_true (fx_dict_entry (d, 0, &k, &v));
+  g_assert_cmpstr (k->s->data, ==, "b");
+  g_assert_cmpuint (fx_dict_keys_version (d), !=, after_remove);
+  gint64 pc3 = fx_dict_find (d, &c);
+  g_assert_cmpint (pc3, !=, pc2);
+  g_assert_cmpint (fx_dict_entry_value (d, pc3)->i, ==, 30);
+
+  /* an added key changes it too */
+  guint64 before_add = fx_dict_keys_version (d);
+  fx_dict_set (d, fx_value_copy (&a), fx_value_int (10));
+  g_assert_cmpuint (fx_dict_keys_version (d), !=, before_add);
+  g_assert_cmpint (fx_dict_entry_value (d, fx_dict_find (d, &a))->i, ==, 10);
+  fx_value_clear (&a);
+  fx_value_clear (&b);
+  fx_value_clear (&c);
+}
+
 static void
 test_dict_many (void)
 {
@@ -765,6 +812,7 @@ main (int argc, char **argv)
   g_test_add_func ("/value/equal-hash", test_equal_hash);
   g_test_add_func ("/value/dict/python-semantics", test_dict_python_semantics);
   g_test_add_func ("/value/dict/many", test_dict_many);
+  g_test_add_func ("/value/dict/positions", test_dict_positions);
   g_test_add_func ("/value/dict/random-model", test_dict_random_model);
   g_test_add_func ("/value/objects", test_objects);
   g_test_add_func ("/value/copy-clear", test_copy_clear);
