@@ -277,6 +277,15 @@ block_rows (const WinoJob *j, int64_t blk, int64_t *n, int64_t *r0, int64_t *r1)
       }                                                                                     \
   } while (0)
 
+/* Tile rows that share a vector of the transforms (input_body): 4 for images of up to 4
+ * tiles a row, 2 for up to 8, else 1. COMB_ROWS: the most, for the combined rows' buffer. */
+#define COMB_ROWS 4
+static inline int64_t
+rows_per_vector_for (int64_t tw)
+{
+  return tw <= LANES / 4 ? 4 : tw <= LANES / 2 ? 2 : 1;
+}
+
 /* Input channels [c0, c1) of block blk → V [P][C][ld]. Each channel's rows that the block
  * reads are copied into a zero-padded plane (its borders are zeroed once per call and never
  * written again: copying rows with their padding, α per tile row, cost more than the
@@ -294,20 +303,26 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
   block_rows (j, blk, &n, &r0, &r1);
   int64_t width = j->row_floats;   /* ≥ m·(groups of 16 tiles)·16 + 16, ≥ w + 2 pw */
   int64_t prow0 = r0 * m, prow1 = (r1 - 1) * m + a;   /* padded rows the block reads */
-  float *comb = rows, *pad = rows + 2 * a * width;   /* padded row p: pad[(p - prow0)·width] */
+  /* Narrow images (8 tiles a row or fewer): one vector takes the tiles of two tile rows,
+   * lanes [0, tw) from the first and the rest from the second, so that they follow each
+   * other as in V; of four tile rows when they have 4 tiles or fewer (14×14 in F(4×4),
+   * 7×7 in F(2×2)), whose vectors would otherwise be half empty. */
+  const int64_t rows_per_vector = rows_per_vector_for (j->tw);
+  float *comb = rows, *pad = rows + COMB_ROWS * a * width;   /* padded row p: pad[(p - prow0)·width] */
   memset (pad, 0, sizeof (float) * (prow1 - prow0) * width);
   /* Only the columns tiles read are combined (x < m·tw + 2); the rest of comb stays zero,
    * for the lanes past the last tile to read. */
   int64_t comb_width = (j->tw * m + 2 + LANES - 1) / LANES * LANES;
-  memset (comb, 0, sizeof (float) * 2 * a * width);
+  memset (comb, 0, sizeof (float) * rows_per_vector * a * width);
   int64_t y_lo = MAX (prow0 - s->ph, (int64_t) 0), y_hi = MIN (prow1 - s->ph, s->h);
-  /* Narrow images (8 tiles a row or fewer): one vector takes the tiles of two tile rows,
-   * lanes [0, tw) from the first and the rest from the second, so that they follow each
-   * other as in V. */
-  const int64_t rows_per_vector = j->tw <= LANES / 2 ? 2 : 1;
-  v16i merge;
+  /* merge: lanes [0, tw) of its first vector, then the second's from lane 0; merge2: the
+   * same for two vectors of 2·tw lanes each */
+  v16i merge, merge2;
   for (int l = 0; l < LANES; l++)
-    merge[l] = l < j->tw ? l : LANES + l - (int) j->tw;
+    {
+      merge[l] = l < j->tw ? l : LANES + l - (int) j->tw;
+      merge2[l] = l < 2 * j->tw ? l : LANES + l - 2 * (int) j->tw;
+    }
   /* V's rows of the next channel are prefetched for writing: V (a megabyte or more) was
    * last used a few layers before, and its lines come back from memory; with α² streams of
    * stores the hardware's prefetchers did not keep up, and the layers waited for them. In
@@ -341,20 +356,31 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
                 for (int i = 0; i < a; i++)
                   ST (comb + (q * a + i) * width + x, w[i]);
               }
-          /* a lone last row: the second row's lanes are garbage that land in the slack */
-          const float *comb2 = ty + 1 < r1 ? comb + a * width : comb;
+          /* lone last rows: the missing rows' lanes are garbage that land in the slack or
+           * on the next rows' tiles, written after these */
+          const float *comb_q[4];
+          for (int q = 0; q < 4; q++)
+            comb_q[q] = comb + (ty + q < r1 && q < rows_per_vector ? q : 0) * a * width;
           float *vrow = V + c * j->ld + (ty - r0) * j->tw;
           for (int64_t tx = 0; tx < j->tw; tx += LANES)
             for (int i = 0; i < a; i++)
               {
                 v16 qv[MAX_ALPHA], res[MAX_ALPHA];
                 PULL_TILES (comb + i * width + tx * m, qv, a);
-                if (rows_per_vector == 2)
+                if (rows_per_vector >= 2)
                   {
                     v16 q2[MAX_ALPHA];
-                    PULL_TILES (comb2 + i * width, q2, a);
+                    PULL_TILES (comb_q[1] + i * width, q2, a);
                     for (int k = 0; k < a; k++)
                       qv[k] = SHUF_VAR (qv[k], q2[k], merge);
+                  }
+                if (rows_per_vector == 4)
+                  {
+                    v16 q3[MAX_ALPHA], q4[MAX_ALPHA];
+                    PULL_TILES (comb_q[2] + i * width, q3, a);
+                    PULL_TILES (comb_q[3] + i * width, q4, a);
+                    for (int k = 0; k < a; k++)
+                      qv[k] = SHUF_VAR (qv[k], SHUF_VAR (q3[k], q4[k], merge), merge2);
                   }
                 if (a == 6)
                   IN_TF4 (qv, res);
@@ -382,9 +408,10 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   int64_t n, r0, r1;
   block_rows (j, blk, &n, &r0, &r1);
   float line[4][4 * LANES] __attribute__ ((aligned (64)));
-  /* Narrow images (8 tiles a row or fewer: ResNet's 28×28 and 14×14 layers): a vector of
-   * tiles spans two tile rows, and its interleaved line holds both rows' outputs. */
-  const int64_t rows_per_vector = j->tw <= LANES / 2 ? 2 : 1;
+  /* Narrow images (8 tiles a row or fewer: ResNet's 28×28, 14×14 and 7×7 layers): a vector
+   * of tiles spans two or four tile rows (rows_per_vector_for), and its interleaved line
+   * holds all their outputs. */
+  const int64_t rows_per_vector = rows_per_vector_for (j->tw);
   /* Without a residual, conv2d_fused's epilogue (BatchNorm's scale and shift, the ReLU) is
    * applied to y in registers; with one, to each output row after its interleaving, since
    * the residual is added before the ReLU. The same operations in the same order either
@@ -786,8 +813,8 @@ scratch (int which, gsize floats)
 static float *
 row_scratch (const WinoJob *j)
 {
-  /* comb: 2α rows; pad: the padded rows of the biggest block */
-  return scratch (SCRATCH_ROWS, (gsize) (2 * j->alpha + (j->rpb - 1) * j->m + j->alpha)
+  /* comb: COMB_ROWS·α rows; pad: the padded rows of the biggest block */
+  return scratch (SCRATCH_ROWS, (gsize) (COMB_ROWS * j->alpha + (j->rpb - 1) * j->m + j->alpha)
                                 * j->row_floats);
 }
 

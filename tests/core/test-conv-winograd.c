@@ -119,6 +119,10 @@ run_random_cases (int threads)
     { 1, 64, 64, 56, 56, 1, FALSE, TRUE, TRUE },   /* ResNet layer1, fused BN + ReLU */
     { 1, 256, 256, 14, 14, 1, FALSE, TRUE, FALSE },
     { 1, 512, 64, 7, 7, 1, TRUE, FALSE, FALSE },   /* a single tile row */
+    /* four tile rows to a vector (4 tiles a row or fewer), the last vector short of rows:
+     * 3 tile rows of 4 (F(4×4)); 2 of 1 (F(4×4)) and 4 of 2 (F(2×2)) */
+    { 1, 24, 40, 10, 13, 1, TRUE, TRUE, TRUE },
+    { 2, 20, 36, 9, 6, 0, FALSE, TRUE, FALSE },
     { 2, 16, 24, 1, 1, 2, TRUE, FALSE, FALSE },    /* 1×1 image, padding 2 */
   };
   for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
