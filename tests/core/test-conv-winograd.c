@@ -123,6 +123,8 @@ run_random_cases (int threads)
      * 3 tile rows of 4 (F(4×4)); 2 of 1 (F(4×4)) and 4 of 2 (F(2×2)) */
     { 1, 24, 40, 10, 13, 1, TRUE, TRUE, TRUE },
     { 2, 20, 36, 9, 6, 0, FALSE, TRUE, FALSE },
+    /* 9.4 MB of filters: each chunk's products fetch the next chunk's (raw_ahead) */
+    { 1, 512, 512, 7, 7, 1, FALSE, TRUE, TRUE },
     { 2, 16, 24, 1, 1, 2, TRUE, FALSE, FALSE },    /* 1×1 image, padding 2 */
   };
   for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
