@@ -1530,16 +1530,43 @@ m_load_state_dict (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs,
     }
   g_ptr_array_unref (ls.errors);
   {
-    FxValue inst = fx_script_instance_new (S, st->incompatible_cls);
-    FxDict *d = fx_script_instance_dict (&inst);
-    sc_dict_set_str (d, "missing_keys", fx_value_take_list (ls.missing));
-    sc_dict_set_str (d, "unexpected_keys", fx_value_take_list (ls.unexpected));
-    *result = inst;
+    FxValue cls = fx_script_class_value (st->incompatible_cls);
+    FxValue missing = fx_value_take_list (ls.missing), unexpected = fx_value_take_list (ls.unexpected);
+    gboolean ok = sc_call2 (S, &cls, &missing, &unexpected, result);
+    fx_value_clear (&cls);
+    fx_value_clear (&missing);
+    fx_value_clear (&unexpected);
+    return ok;
   }
-  return TRUE;
 }
 
-/* _IncompatibleKeys: the namedtuple load_state_dict returns. */
+/* _IncompatibleKeys: the namedtuple load_state_dict returns. Its base, made by
+ * collections.namedtuple, or NULL. */
+static FxScriptClass *
+incompatible_keys_base (FxScript *S)
+{
+  FxValue mod, factory, cls = fx_value_none ();
+  if (!sc_import (S, "collections", &mod))
+    return NULL;
+  gboolean ok = sc_getattr (S, &mod, name_of ("namedtuple"), &factory);
+  fx_value_clear (&mod);
+  if (!ok)
+    return NULL;
+  FxSeq *fields = fx_seq_new (2);
+  fields->items[0] = fx_value_str ("missing_keys");
+  fields->items[1] = fx_value_str ("unexpected_keys");
+  FxValue name = fx_value_str ("IncompatibleKeys"), field_list = fx_value_take_list (fields);
+  ok = sc_call2 (S, &factory, &name, &field_list, &cls);
+  fx_value_clear (&factory);
+  fx_value_clear (&name);
+  fx_value_clear (&field_list);
+  FxScriptClass *base = ok ? sc_value_class (&cls) : NULL;
+  /* the class lives on: native classes and the tuple types of namedtuples are kept by the
+   * script */
+  fx_value_clear (&cls);
+  return base;
+}
+
 static gboolean
 ik_field (FxScript *S, const FxValue *self, const char *name, FxValue *out)
 {
@@ -1585,66 +1612,6 @@ fail:
   fx_value_clear (&u);
   g_string_free (s, TRUE);
   return FALSE;
-}
-
-static gboolean
-ik_as_tuple (FxScript *S, const FxValue *self, FxValue *out)
-{
-  FxSeq *t = fx_seq_new (2);
-  if (!ik_field (S, self, "missing_keys", &t->items[0])
-      || !ik_field (S, self, "unexpected_keys", &t->items[1]))
-    {
-      fx_seq_unref (t);
-      return FALSE;
-    }
-  *out = fx_value_take_tuple (t);
-  return TRUE;
-}
-
-static gboolean
-ik_iter (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
-         gpointer data)
-{
-  FxValue t;
-  gboolean ok;
-  (void) data;
-  (void) n_args;
-  (void) kwargs;
-  if (!ik_as_tuple (S, &args[0], &t))
-    return FALSE;
-  ok = sc_get_iter (S, &t, result);
-  fx_value_clear (&t);
-  return ok;
-}
-
-static gboolean
-ik_getitem (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
-            gpointer data)
-{
-  FxValue t;
-  gboolean ok;
-  (void) data;
-  (void) kwargs;
-  if (n_args != 2)
-    return sc_raise (S, SC_T_TYPE_ERROR, "__getitem__ expects one argument");
-  if (!ik_as_tuple (S, &args[0], &t))
-    return FALSE;
-  ok = sc_getitem (S, &t, &args[1], result);
-  fx_value_clear (&t);
-  return ok;
-}
-
-static gboolean
-ik_len (FxScript *S, const FxValue *args, int n_args, FxDict *kwargs, FxValue *result,
-        gpointer data)
-{
-  (void) S;
-  (void) args;
-  (void) n_args;
-  (void) kwargs;
-  (void) data;
-  *result = fx_value_int (2);
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------ train, apply, to */
@@ -2595,13 +2562,15 @@ nn_module_class_init (FxScript *S, FxScriptModule *mod, NnState *st)
   publish (mod, m);
 
   {
+    /* a subclass of namedtuple('IncompatibleKeys', ['missing_keys', 'unexpected_keys']), as
+     * in PyTorch: a tuple with _asdict, _fields, count, index and tuple comparisons, whose
+     * repr says when every key matched */
     FxScriptClassInfo info = { .module = "torch.nn.modules.module", .name = "_IncompatibleKeys" };
-    ik = fx_script_class_new (S, &info, NULL);
-    ik->flags |= SC_CLASS_HAS_DICT;
+    FxScriptClass *base = incompatible_keys_base (S);
+    ik = base ? fx_script_class_new (S, &info, base) : NULL;
+    if (ik == NULL)
+      g_error ("torch.nn: cannot make _IncompatibleKeys");
     method (ik, "__repr__", ik_repr, st);
-    method (ik, "__iter__", ik_iter, st);
-    method (ik, "__getitem__", ik_getitem, st);
-    method (ik, "__len__", ik_len, st);
     st->incompatible_cls = ik;
   }
   {
