@@ -719,11 +719,31 @@ mark (FxTensor *t, const char *name, const FxTensor *keep_from)
   t->grad_fn = name;
 }
 
+/* out, sharing self's storage, is a view of it as PyTorch's _base sees views: not detach()'s
+ * alias (op_name "detach"), nor a view as another dtype (their _base is None). */
+static void
+note_view_base (const char *op_name, const FxTensor *self, FxTensor *out)
+{
+  if (out == self || out->storage != self->storage || out->view_base != NULL
+      || out->dtype != self->dtype || g_str_equal (op_name, "detach"))
+    return;
+  out->view_base = fx_tensor_ref ((FxTensor *) (self->view_base ? self->view_base : self));
+}
+
 void
 fx_grad_record (const FxOp *op, const FxOverload *ov, const FxValue *argv, FxValue *result)
 {
   /* the cheap tests first: this runs after every op */
   FxTensor *self = first_tensor (ov, argv);
+  if (self != NULL)
+    {
+      if (result->kind == FX_VALUE_TENSOR)
+        note_view_base (op->name, self, result->tensor);
+      else if (result->kind == FX_VALUE_TUPLE || result->kind == FX_VALUE_LIST)
+        for (guint i = 0; i < result->seq->len; i++)
+          if (result->seq->items[i].kind == FX_VALUE_TENSOR)
+            note_view_base (op->name, self, result->seq->items[i].tensor);
+    }
   if (grad_mode_off)
     {
       /* views of a tensor that requires grad still do (PyTorch's views in no_grad) */
@@ -798,6 +818,7 @@ fx_grad_record_named (const char *name, const FxTensor *const *inputs, int n_inp
 void
 fx_grad_record_view (const char *name, const FxTensor *base, FxTensor *view)
 {
+  note_view_base (name, base, view);
   if (grad_mode_off)
     view->requires_grad = base->requires_grad && differentiable (view);
   else

@@ -29,7 +29,7 @@ void         fx_grad_record_named  (const char *name, const FxTensor *const *inp
                                     FxTensor *result);
 
 /* A view made without the op table (a tensor property such as .T): named `name` with grad
- * mode on, and requiring grad like its base with it off. */
+ * mode on, and requiring grad like its base with it off; its _base noted (view_base). */
 void         fx_grad_record_view   (const char *name, const FxTensor *base, FxTensor *view);
 
 G_END_DECLS

@@ -595,6 +595,30 @@ k_detach (const FxValue *argv, FxValue *result, GError **error)
   return fx_result_tensor (result, fx_tensor_detach (fx_arg_tensor (&argv[0])));
 }
 
+/* detach_(): self, out of autograd — not for a view, whose base autograd still follows */
+static gboolean
+k_detach_ (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *t = fx_arg_tensor (&argv[0]);
+  if (t->view_base != NULL)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                           "Can't detach views in-place. Use detach() instead. If you are using "
+                           "DistributedDataParallel (DDP) for training, and "
+                           "gradient_as_bucket_view is set as True, gradients are views of DDP "
+                           "buckets, and hence detach_() cannot be called on these gradients. To "
+                           "fix this error, please refer to the Optimizer.zero_grad() function in "
+                           "torch/optim/optimizer.py as the solution.");
+      return FALSE;
+    }
+  t->requires_grad = FALSE;
+  t->grad_fn = NULL;
+  t->grad_leaf_view = FALSE;
+  t->grad_view_output = 0;
+  *result = fx_value_tensor (t);
+  return TRUE;
+}
+
 static gboolean
 k_self (const FxValue *argv, FxValue *result, GError **error)
 {
@@ -1282,6 +1306,8 @@ const FxOpDef fx_op_defs_shape[] = {
       { "detach(Tensor input) -> Tensor", k_detach } } },
   { FX_OP_METHOD, "Tensor.detach", { NULL }, CAT, "A view outside autograd", 0, {
       { "detach(Tensor self) -> Tensor", k_detach } } },
+  { FX_OP_METHOD, "Tensor.detach_", { NULL }, CAT, "Itself, out of autograd (not a view)", 0, {
+      { "detach_(Tensor(a!) self) -> Tensor(a!)", k_detach_ } } },
   { FX_OP_METHOD, "Tensor.cpu", { NULL }, CONV, "The tensor on the cpu (itself)", 0, {
       { "cpu(Tensor self, " MEMFMT ") -> Tensor", k_self } } },
 

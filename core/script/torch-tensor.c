@@ -249,6 +249,15 @@ prop_is_leaf (TORCH_ARGS)
   return TRUE;
 }
 
+/* _base: the tensor this one is a view of, or None */
+static gboolean
+prop_base (TORCH_ARGS)
+{
+  SELF_OR_FAIL ("_base");
+  *result = t->view_base ? fx_value_tensor (t->view_base) : fx_value_none ();
+  return TRUE;
+}
+
 static gboolean
 prop_none (TORCH_ARGS)
 {
@@ -1015,6 +1024,7 @@ torch_tensor_class_init (FxScript *S, TorchState *st)
   fx_script_class_add_property (cls, "grad", prop_none, prop_grad_set, st);
   fx_script_class_add_property (cls, "grad_fn", prop_grad_fn, NULL, st);
   fx_script_class_add_property (cls, "is_leaf", prop_is_leaf, NULL, st);
+  fx_script_class_add_property (cls, "_base", prop_base, NULL, st);
   fx_script_class_add_property (cls, "is_cuda", prop_false, NULL, st);
   fx_script_class_add_property (cls, "is_sparse", prop_false, NULL, st);
   fx_script_class_add_property (cls, "is_quantized", prop_false, NULL, st);

@@ -38,6 +38,10 @@ typedef struct _FxTensor {
   gboolean grad_leaf_view;               /* a view of a leaf that requires grad (grad.h) */
   int grad_view_output;                  /* 1 + i: output i of split/chunk/unbind (grad.h) */
   gboolean is_parameter;                 /* an nn.Parameter object (scripts: type Parameter) */
+  /* The tensor this one is a view of, as PyTorch's _base (a view of a view has the first's
+   * base), holding a reference; NULL when it is no view. Set by fx_grad_record after the
+   * registry ops that make views. */
+  struct _FxTensor *view_base;
   gboolean in_block;                     /* private to tensor.c: allocated with its storage */
 } FxTensor;
 
