@@ -507,7 +507,7 @@ fx_tensor_unref (FxTensor *t)
     return;
   if (!g_atomic_int_dec_and_test (&t->ref))
     return;
-  fx_tensor_unref (t->view_base);   /* never a chain: a view's base is no view */
+  fx_tensor_unref (t->view_base);   /* a base is no view (views point to the first base) */
   fx_storage_unref (t->storage);
   if (t->in_block)
     block_release ((TensorBlock *) t);
