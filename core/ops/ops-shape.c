@@ -552,6 +552,148 @@ k_unflatten (const FxValue *argv, FxValue *result, GError **error)
                                                                   sizes, error));
 }
 
+/* "[a, b, c]" of n sizes or strides, for messages */
+static void
+append_int_list (GString *s, int n, const int64_t *v)
+{
+  g_string_append_c (s, '[');
+  for (int i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", v[i]);
+  g_string_append_c (s, ']');
+}
+
+/* PyTorch's error for a view with a negative size */
+static gboolean
+size_overflow (int n, const int64_t *shape, const int64_t *strides, GError **error)
+{
+  GString *m = g_string_new ("Storage size calculation overflowed with sizes=");
+  append_int_list (m, n, shape);
+  g_string_append (m, " and strides=");
+  append_int_list (m, n, strides);
+  g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
+  g_string_free (m, TRUE);
+  return FALSE;
+}
+
+/* unfold(dimension, size, step): the windows of `size` elements, `step` apart, along one
+ * dim — that dim counts the windows and a new last dim runs through each (a view) */
+static gboolean
+k_unfold (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *t = fx_arg_tensor (&argv[0]);
+  int64_t size = fx_arg_int (&argv[2]), step = fx_arg_int (&argv[3]);
+  int d;
+  if (!fx_tensor_wrap_dim (small_dim (fx_arg_int (&argv[1])), t->ndim, &d, error))
+    return FALSE;
+  int64_t extent = t->ndim == 0 ? 1 : t->shape[d];
+  if (size > extent)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                   "maximum size for tensor at dimension %d is %" G_GINT64_FORMAT
+                   " but size is %" G_GINT64_FORMAT, d, extent, size);
+      return FALSE;
+    }
+  if (step <= 0)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED, "step is %" G_GINT64_FORMAT
+                   " but must be > 0", step);
+      return FALSE;
+    }
+  int64_t shape[FX_TENSOR_MAX_DIMS + 1], strides[FX_TENSOR_MAX_DIMS + 1];
+  int n = t->ndim + 1;
+  if (n > FX_TENSOR_MAX_DIMS)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_NOT_IMPLEMENTED,
+                   "unfold: more than %d dimensions", FX_TENSOR_MAX_DIMS);
+      return FALSE;
+    }
+  if (t->ndim == 0)
+    {
+      n = 1;
+      shape[0] = size;
+      strides[0] = 1;
+    }
+  else
+    {
+      memcpy (shape, t->shape, sizeof (int64_t) * t->ndim);
+      memcpy (strides, t->strides, sizeof (int64_t) * t->ndim);
+      shape[d] = (extent - size) / step + 1;
+      strides[d] = t->strides[d] * step;
+      shape[t->ndim] = size;
+      strides[t->ndim] = t->strides[d];
+    }
+  if (size < 0)
+    return size_overflow (n, shape, strides, error);
+  return fx_result_tensor (result, fx_tensor_new_view (t->storage, t->dtype, n, shape, strides,
+                                                       t->offset));
+}
+
+/* as_strided(size, stride, storage_offset=None): any view of the storage that stays inside it */
+static gboolean
+k_as_strided (const FxValue *argv, FxValue *result, GError **error)
+{
+  FxTensor *t = fx_arg_tensor (&argv[0]);
+  int64_t shape[FX_TENSOR_MAX_DIMS], strides[FX_TENSOR_MAX_DIMS];
+  int n = arg_ints (&argv[1], shape, error);
+  if (n < 0)
+    return FALSE;
+  int ns = arg_ints (&argv[2], strides, error);
+  if (ns < 0)
+    return FALSE;
+  if (ns != n)
+    {
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED,
+                           "mismatch in length of strides and shape");
+      return FALSE;
+    }
+  for (int i = 0; i < n; i++)
+    if (strides[i] < 0)
+      {
+        GString *m = g_string_new ("as_strided: Negative strides are not supported at the "
+                                   "moment, got strides: ");
+        append_int_list (m, n, strides);
+        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
+        g_string_free (m, TRUE);
+        return FALSE;
+      }
+  for (int i = 0; i < n; i++)
+    if (shape[i] < 0)
+      return size_overflow (n, shape, strides, error);
+  int64_t offset = argv[3].kind == FX_VALUE_NONE ? t->offset : fx_arg_int (&argv[3]);
+  if (offset < 0)
+    {
+      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
+                   "Tensor: invalid storage offset %" G_GINT64_FORMAT, offset);
+      return FALSE;
+    }
+  /* the elements it reaches: offset + Σ (size - 1)·stride + 1, none when a size is 0 */
+  gsize item = fx_dtype_size (t->dtype);
+  int64_t last = offset;
+  gboolean empty = FALSE;
+  for (int i = 0; i < n; i++)
+    {
+      empty |= shape[i] == 0;
+      last += (shape[i] - 1) * strides[i];
+    }
+  int64_t need = empty ? 0 : (last + 1) * (int64_t) item;
+  if (need > (int64_t) t->storage->nbytes)
+    {
+      GString *m = g_string_new ("setStorage: sizes ");
+      append_int_list (m, n, shape);
+      g_string_append (m, ", strides ");
+      append_int_list (m, n, strides);
+      g_string_append_printf (m, ", storage offset %" G_GINT64_FORMAT ", and itemsize %"
+                              G_GSIZE_FORMAT " requiring a storage size of %" G_GINT64_FORMAT
+                              " are out of bounds for storage of size %" G_GSIZE_FORMAT,
+                              offset, item, need, t->storage->nbytes);
+      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  return fx_result_tensor (result, fx_tensor_new_view (t->storage, t->dtype, n, shape, strides,
+                                                       offset));
+}
+
 static gboolean
 k_movedim (const FxValue *argv, FxValue *result, GError **error)
 {
@@ -1288,6 +1430,14 @@ const FxOpDef fx_op_defs_shape[] = {
   { FX_OP_FUNCTION, "torch.narrow", { NULL }, CAT, "A range of one dim (no copy)", 0, {
       { "narrow(Tensor input, int dim, Tensor start, int length) -> Tensor", k_narrow },
       { "narrow(Tensor input, int dim, int start, int length) -> Tensor", k_narrow } } },
+  { FX_OP_METHOD, "Tensor.unfold", { NULL }, CAT, "Windows along one dim (no copy)", 0, {
+      { "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", k_unfold } } },
+  { FX_OP_FUNCTION, "torch.as_strided", { NULL }, CAT, "Any view of the storage", 0, {
+      { "as_strided(Tensor(a) input, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
+        k_as_strided } } },
+  { FX_OP_METHOD, "Tensor.as_strided", { NULL }, CAT, "Any view of the storage", 0, {
+      { "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
+        k_as_strided } } },
   { FX_OP_METHOD, "Tensor.narrow", { NULL }, CAT, "A range of one dim (no copy)", 0, {
       { "narrow(Tensor self, int dim, Tensor start, int length) -> Tensor", k_narrow },
       { "narrow(Tensor self, int dim, int start, int length) -> Tensor", k_narrow } } },
