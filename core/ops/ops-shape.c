@@ -552,24 +552,14 @@ k_unflatten (const FxValue *argv, FxValue *result, GError **error)
                                                                   sizes, error));
 }
 
-/* "[a, b, c]" of n sizes or strides, for messages */
-static void
-append_int_list (GString *s, int n, const int64_t *v)
-{
-  g_string_append_c (s, '[');
-  for (int i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", v[i]);
-  g_string_append_c (s, ']');
-}
-
 /* PyTorch's error for a view with a negative size */
 static gboolean
 size_overflow (int n, const int64_t *shape, const int64_t *strides, GError **error)
 {
   GString *m = g_string_new ("Storage size calculation overflowed with sizes=");
-  append_int_list (m, n, shape);
+  fx_shape_append (m, n, shape);
   g_string_append (m, " and strides=");
-  append_int_list (m, n, strides);
+  fx_shape_append (m, n, strides);
   g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
   g_string_free (m, TRUE);
   return FALSE;
@@ -646,52 +636,16 @@ k_as_strided (const FxValue *argv, FxValue *result, GError **error)
                            "mismatch in length of strides and shape");
       return FALSE;
     }
+  /* fx_tensor_as_strided checks the rest (negative strides first, as here, then the offset
+   * and the storage's bounds); a negative size is as_strided's own message */
+  gboolean negative_stride = FALSE;
   for (int i = 0; i < n; i++)
-    if (strides[i] < 0)
-      {
-        GString *m = g_string_new ("as_strided: Negative strides are not supported at the "
-                                   "moment, got strides: ");
-        append_int_list (m, n, strides);
-        g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
-        g_string_free (m, TRUE);
-        return FALSE;
-      }
-  for (int i = 0; i < n; i++)
+    negative_stride |= strides[i] < 0;
+  for (int i = 0; i < n && !negative_stride; i++)
     if (shape[i] < 0)
       return size_overflow (n, shape, strides, error);
   int64_t offset = argv[3].kind == FX_VALUE_NONE ? t->offset : fx_arg_int (&argv[3]);
-  if (offset < 0)
-    {
-      g_set_error (error, FX_ERROR, FX_ERROR_FAILED,
-                   "Tensor: invalid storage offset %" G_GINT64_FORMAT, offset);
-      return FALSE;
-    }
-  /* the elements it reaches: offset + Σ (size - 1)·stride + 1, none when a size is 0 */
-  gsize item = fx_dtype_size (t->dtype);
-  int64_t last = offset;
-  gboolean empty = FALSE;
-  for (int i = 0; i < n; i++)
-    {
-      empty |= shape[i] == 0;
-      last += (shape[i] - 1) * strides[i];
-    }
-  int64_t need = empty ? 0 : (last + 1) * (int64_t) item;
-  if (need > (int64_t) t->storage->nbytes)
-    {
-      GString *m = g_string_new ("setStorage: sizes ");
-      append_int_list (m, n, shape);
-      g_string_append (m, ", strides ");
-      append_int_list (m, n, strides);
-      g_string_append_printf (m, ", storage offset %" G_GINT64_FORMAT ", and itemsize %"
-                              G_GSIZE_FORMAT " requiring a storage size of %" G_GINT64_FORMAT
-                              " are out of bounds for storage of size %" G_GSIZE_FORMAT,
-                              offset, item, need, t->storage->nbytes);
-      g_set_error_literal (error, FX_ERROR, FX_ERROR_FAILED, m->str);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
-  return fx_result_tensor (result, fx_tensor_new_view (t->storage, t->dtype, n, shape, strides,
-                                                       offset));
+  return fx_result_tensor (result, fx_tensor_as_strided (t, n, shape, strides, offset, error));
 }
 
 static gboolean
