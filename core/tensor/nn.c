@@ -126,9 +126,6 @@ affine_run (const FxTensor *in, FxTensor *out, int64_t start, int64_t n, double 
     }
 }
 
-/* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. Plain
- * float32 parameters are read in place: copying them first was most of a fused conv's
- * set-up, which does this on every run. */
 /* One channel's (scale, shift): w / sqrt(var + eps) and b - mean · w / sqrt(var + eps). */
 static inline void
 eval_pair (double w, double b, double mean, double var, double eps, double *scale,
@@ -139,6 +136,9 @@ eval_pair (double w, double b, double mean, double var, double eps, double *scal
   *shift = b - mean * w * invstd;
 }
 
+/* Eval-mode batch norm as (scale, shift) pairs per channel, in double. g_free. Plain
+ * float32 parameters are read in place: copying them first was most of a fused conv's
+ * set-up, which does this on every run. */
 static double *
 eval_coeffs (FxTensor *running_mean, FxTensor *running_var, FxTensor *weight, FxTensor *bias,
              double eps, int64_t C)
