@@ -879,8 +879,8 @@ row_scratch (const WinoJob *j)
 }
 
 /* ra over the raw filters of output channels [o0, o1) × input channels [c0, c1), spread over
- * the products of one chunk (P points, each a tile of rows per 6 tiles and 64 channels).
- * Returns the lines to fetch per tile. */
+ * the register tiles of one chunk's products (P points, each lanes_products' tiles of nt
+ * tiles × nob channels). Returns the lines to fetch per tile. */
 static int64_t
 raw_ahead_init (RawAhead *ra, const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1,
                 int64_t nt, int64_t nob)
@@ -892,7 +892,13 @@ raw_ahead_init (RawAhead *ra, const WinoJob *j, int64_t o0, int64_t o1, int64_t 
   ra->end = ra->start + ra->len;
   ra->p = (const char *) ((uintptr_t) ra->start & ~(uintptr_t) 63);
   int64_t lines = ra->runs * (ra->len / 64 + 2);
-  int64_t tiles = j->P * ((nt + 5) / 6) * ((nob + 4 * LANES - 1) / (4 * LANES));
+  int64_t tiles = 0;
+  for (int64_t o = 0; o < nob; o += 4 * LANES)
+    {
+      int nv = (int) MIN ((int64_t) 4, (nob - o + LANES - 1) / LANES);
+      tiles += (nt + FX_TILE_ROWS (nv) - 1) / FX_TILE_ROWS (nv);
+    }
+  tiles *= j->P;
   return (lines + tiles - 1) / tiles;
 }
 
