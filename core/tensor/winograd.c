@@ -34,10 +34,11 @@ typedef struct {
   int m, alpha, P;           /* P = α² transform-domain points */
   int64_t th, tw;            /* tiles per image: th rows × tw columns */
   int64_t rpb, nb;           /* tile rows per block, blocks per image */
-  int64_t ld;                /* row stride of V and M: rpb·tw tiles + LANES of slack */
-  int64_t vstride;           /* floats from one point's V [C][ld] to the next's: C·ld plus a
+  int64_t ld;                /* row stride of M: rpb·tw tiles + LANES of slack */
+  int64_t ldv;               /* row stride of V: rpb·tw tiles, no slack (see input_body) */
+  int64_t vstride;           /* floats from one point's V [C][ldv] to the next's: C·ldv plus a
                               * cache line, so that the α² rows written or read together do
-                              * not all fall in the same L1 set (C·ld is often a multiple
+                              * not all fall in the same L1 set (C·ldv is often a multiple
                               * of 4 KiB, and the α² streams then evict each other) */
   int64_t row_floats;        /* length of input_body's row buffers */
   const float *in, *weight, *bias;
@@ -352,14 +353,14 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
    * stores the hardware's prefetchers did not keep up, and the layers waited for them. In
    * a ResNet-50 forward its 3×3 stride-1 layers together took 6.28-6.37 ms → 6.01-6.18 ms
    * (fx exec --profile, 8 of 8 alternating runs faster). */
-  int64_t v_len = (r1 - r0) * j->tw + LANES;   /* floats of a channel's row of V per point */
+  int64_t v_len = (r1 - r0) * j->tw;   /* floats of a channel's row of V per point */
   for (int64_t c = c0; c < c1; c++)
     {
       const float *plane = j->in + (n * s->c + c) * (s->in_plane ? s->in_plane : s->h * s->w);
       if (c + 1 < c1)
         for (int x = 0; x < a * a; x++)
           {
-            const float *next = V + x * j->vstride + (c + 1) * j->ld;
+            const float *next = V + x * j->vstride + (c + 1) * j->ldv;
             fx_prefetch_range (next, next + v_len, TRUE);
           }
       for (int64_t y = y_lo; y < y_hi; y++)
@@ -385,7 +386,7 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
           const float *comb_q[4];
           for (int q = 0; q < 4; q++)
             comb_q[q] = comb + (ty + q < r1 && q < rows_per_vector ? q : 0) * a * width;
-          float *vrow = V + c * j->ld + (ty - r0) * j->tw;
+          float *vrow = V + c * j->ldv + (ty - r0) * j->tw;
           for (int64_t tx = 0; tx < j->tw; tx += LANES)
             for (int i = 0; i < a; i++)
               {
@@ -410,8 +411,9 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
                   IN_TF4 (qv, res);
                 else
                   IN_TF2 (qv, res);
-                /* lanes past the row's last tile land on the next row's tiles, written
-                 * after this, or on the padding at the end of the (point, channel) row */
+                /* lanes past the row's last tile land on the next tile row's, or the
+                 * next channel's first tiles, written after this (V's rows have no slack),
+                 * or past the last channel on the slack at the end of the point's V */
                 for (int k = 0; k < a; k++)
                   ST (vrow + (i * a + k) * j->vstride + tx, res[k]);
               }
@@ -938,7 +940,7 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
           for (int x = 0; x < j->P; x++)
             {
               float *mt = Mt + x * mt_stride;
-              lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ld, j->ld,
+              lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ldv, j->ldv,
                               Ut + x * ut_stride, nobp, mt, ldm, c0 > 0,
                               ahead > 0 ? &ra : NULL, ahead);
               if (c1 == s->c)
@@ -974,7 +976,7 @@ products_and_output (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, cons
       k->weight (j, b0, b1, Ub, rows * s->c + LANES);
       for (int x = 0; x < j->P; x++)
         fx_sgemm_stream (rows, nt, s->c, Ub + x * (rows * s->c + LANES), s->c, V + x * j->vstride,
-                         j->ld, M + x * (j->ob * j->ld + LANES), j->ld, NULL);
+                         j->ldv, M + x * (j->ob * j->ld + LANES), j->ld, NULL);
       k->output (j, blk, b0, b1, M, b0, j->ob * j->ld + LANES);
     }
 }
@@ -1084,7 +1086,8 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
     j.rpb = (j.th + threads - 1) / threads;
   j.nb = (j.th + j.rpb - 1) / j.rpb;
   j.ld = j.rpb * j.tw + LANES;
-  j.vstride = s->c * j.ld + LANES;
+  j.ldv = j.rpb * j.tw;
+  j.vstride = s->c * j.ldv + LANES;
   j.row_floats = (j.tw + LANES - 1) / LANES * LANES * m + LANES;
   j.in = in;
   j.weight = weight;
