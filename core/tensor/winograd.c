@@ -591,8 +591,8 @@ kernels (void)
  * set its pace. Images of up to LANES_MAX_TILES tiles turn the product around instead:
  * M[ξ]^T = V[ξ]^T · U[ξ]^T, 64 output channels in 4 vectors times 6 tiles broadcast, 24
  * multiply-adds for 10 loads. The weights are transformed with the output channels in the
- * lanes (U^T: [P][C][O]), and each point's products go back to rows of channels (what
- * output_body reads) by 16×16 transposes while they are in L1. Every output is still the
+ * lanes (U^T: [P][C][O]), and the output transform takes the products as they are, 16
+ * channels to a vector (output_lanes). Every output is still the
  * sum over input channels 0, 1, ..., C-1 in one accumulator, whatever the blocks of
  * channels, chunks of input channels or threads: the result depends on the shape only. */
 
@@ -789,22 +789,118 @@ lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv
     }
 }
 
-/* Mt [ntp][ldm] (tiles × channels) → M [nobp][ld] (channels × tiles); ntp and nobp are
- * multiples of 16. */
-__attribute__ ((target ("avx512f"))) static void
-lanes_to_rows (int64_t ntp, int64_t nobp, const float *mt, int64_t ldm, float *m, int64_t ld)
+/* output_body for the lanes' products, straight from Mt [P][tiles][ldm] (tiles × channels,
+ * point after point mt_stride apart) for output channels [o0, o1), o0's column first: each
+ * tile's α² vectors of 16 channels go through output_body's transform, the 16 outputs of
+ * a row that 16/m tiles give are collected, and a 16×16 transpose turns them into 16
+ * channels' rows. The same operations in the same order as output_body (bias, then the
+ * epilogue in registers without a residual, or conv2d_fused's row epilogue with one), so
+ * the same results, without first turning Mt into output_body's rows of channels (M): for
+ * ResNet's 28×28 layers, 600 KB a thread written and read back, whose lines came from
+ * memory, and that pass and the output transform took a quarter of the layer. */
+__attribute__ ((target ("avx512f,fma"))) ALWAYS_INLINE void
+output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *Mt,
+                   int64_t ldm, int64_t mt_stride, const int a)
 {
-  for (int64_t o = 0; o < nobp; o += LANES)
-    for (int64_t t = 0; t < ntp; t += LANES)
-      {
-        v16 r[LANES];
-        for (int l = 0; l < LANES; l++)
-          r[l] = LD (mt + (t + l) * ldm + o);
-        transpose16 (r);
-        for (int l = 0; l < LANES; l++)
-          ST (m + (o + l) * ld + t, r[l]);
-      }
+  const FxWinogradShape *s = j->s;
+  const int m = a - 2, per_group = LANES / m;   /* tiles whose columns make 16 outputs */
+  int64_t n, r0, r1;
+  block_rows (j, blk, &n, &r0, &r1);
+  const FxConvEpilogue *ep = j->ep;
+  const gboolean ep_in_regs = ep != NULL && ep->residual == NULL;
+  const int64_t out_plane = s->out_plane ? s->out_plane : s->oh * s->ow;
+  const v16 zero = { 0 };
+  v16 rows[4][LANES];                             /* [output row][position]: 16 channels */
+  float line[LANES] __attribute__ ((aligned (64)));
+  for (int64_t g = o0; g < o1; g += LANES)
+    {
+      const int nc = (int) MIN ((int64_t) LANES, o1 - g);
+      v16 bias = zero, scale = zero + 1.f, shift = zero;
+      for (int l = 0; l < nc; l++)
+        {
+          bias[l] = j->bias ? j->bias[g + l] : 0.f;
+          if (ep)
+            {
+              scale[l] = ep->scale_shift[2 * (g + l)];
+              shift[l] = ep->scale_shift[2 * (g + l) + 1];
+            }
+        }
+      const float *mg = Mt + (g - o0);
+      for (int64_t ty = r0; ty < r1; ty++)
+        for (int64_t tx0 = 0; tx0 < j->tw; tx0 += per_group)
+          {
+            for (int p = 0; p < per_group; p++)
+              {
+                int64_t tx = tx0 + p;
+                v16 x[MAX_ALPHA][MAX_ALPHA], t[4][MAX_ALPHA];
+                if (tx >= j->tw)
+                  {
+                    for (int i = 0; i < m; i++)
+                      for (int k = 0; k < m; k++)
+                        rows[i][p * m + k] = zero;
+                    continue;
+                  }
+                const float *mt = mg + ((ty - r0) * j->tw + tx) * ldm;
+                for (int i = 0; i < a; i++)
+                  for (int k = 0; k < a; k++)
+                    x[i][k] = *(const v16u *) (mt + (i * a + k) * mt_stride);
+                DOWN_COLUMNS (x, t, a, m, a, a, OUT_TF4, OUT_TF2);
+                for (int i = 0; i < m; i++)
+                  {
+                    v16 y[4];
+                    if (a == 6)
+                      OUT_TF4 (t[i], y);
+                    else
+                      OUT_TF2 (t[i], y);
+                    if (j->bias)
+                      for (int k = 0; k < m; k++)
+                        y[k] += bias;
+                    if (ep_in_regs)
+                      for (int k = 0; k < m; k++)
+                        {
+                          v16 v = y[k] * scale;
+                          v = v + shift;
+                          y[k] = ep->relu ? (v16) ((v16i) v & ~(v < zero)) : v;
+                        }
+                    for (int k = 0; k < m; k++)
+                      rows[i][p * m + k] = y[k];
+                  }
+              }
+            int64_t x0 = tx0 * m, count = MIN ((int64_t) LANES, s->ow - x0);
+            __mmask16 mask = count >= LANES ? (__mmask16) 0xffff : (__mmask16) ((1u << count) - 1);
+            for (int i = 0; i < m && ty * m + i < s->oh; i++)
+              {
+                transpose16 (rows[i]);
+                int64_t row = ty * m + i;
+                for (int l = 0; l < nc; l++)
+                  {
+                    float *dst = j->out + (n * s->o + g + l) * out_plane + row * s->ow + x0;
+                    if (ep != NULL && !ep_in_regs)
+                      {
+                        *(v16 *) line = rows[i][l];
+                        fx_conv_epilogue_row (ep, g + l, line,
+                                              fx_conv_epilogue_residual_at (ep, j->out, dst),
+                                              count);
+                        _mm512_mask_storeu_ps (dst, mask, *(__m512 *) line);
+                      }
+                    else
+                      _mm512_mask_storeu_ps (dst, mask, (__m512) rows[i][l]);
+                  }
+              }
+          }
+    }
 }
+
+__attribute__ ((target ("avx512f,fma"))) static void
+output_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *Mt,
+              int64_t ldm, int64_t mt_stride)
+{
+  if (j->alpha == 6)
+    output_lanes_body (j, blk, o0, o1, Mt, ldm, mt_stride, 6);
+  else
+    output_lanes_body (j, blk, o0, o1, Mt, ldm, mt_stride, 4);
+}
+
 
 /* Whether the products of an image of this many tiles go with the channels in the lanes. */
 static gboolean
@@ -837,7 +933,8 @@ lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv
 }
 
 static void
-lanes_to_rows (int64_t ntp, int64_t nobp, const float *mt, int64_t ldm, float *m, int64_t ld)
+output_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *Mt,
+              int64_t ldm, int64_t mt_stride)
 {
   g_assert_not_reached ();
 }
@@ -907,22 +1004,18 @@ raw_ahead_init (RawAhead *ra, const WinoJob *j, int64_t o0, int64_t o1, int64_t 
 /* products_and_output with the channels in the lanes (j->lanes): blocks of LANES_OB output
  * channels, whose transformed weights are made a chunk of j->cc input channels at a time
  * (P·cc·64 floats, in L2); each point's products add that chunk's part to Mt, whose last
- * chunk is then turned into rows of M for output_body. */
+ * chunk goes to output_lanes. */
 static void
 products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *V)
 {
   const FxWinogradShape *s = j->s;
   int64_t n, r0, r1;
   block_rows (j, blk, &n, &r0, &r1);
-  int64_t nt = (r1 - r0) * j->tw, ntp = (nt + LANES - 1) / LANES * LANES;
-  const int64_t ldm = LANES_OB, mt_stride = ntp * ldm + LANES;
-  const int64_t m_stride = LANES_OB * j->ld + LANES, ut_stride = j->cc * LANES_OB + LANES;
+  int64_t nt = (r1 - r0) * j->tw;
+  const int64_t ldm = LANES_OB, mt_stride = nt * ldm + LANES;
+  const int64_t ut_stride = j->cc * LANES_OB + LANES;
   float *Mt = scratch (SCRATCH_MT, (gsize) j->P * mt_stride);
-  float *M = scratch (SCRATCH_M, (gsize) j->P * m_stride);
   float *Ut = scratch (SCRATCH_UB, (gsize) j->P * ut_stride);
-  /* Mt's rows past the last tile are never written: zeros, for M's slack columns */
-  for (int x = 0; x < j->P; x++)
-    memset (Mt + x * mt_stride + nt * ldm, 0, sizeof (float) * (ntp - nt) * ldm);
   for (int64_t b0 = o0; b0 < o1; b0 += LANES_OB)
     {
       int64_t b1 = MIN (o1, b0 + LANES_OB), nob = b1 - b0;
@@ -943,11 +1036,9 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
               lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ldv, j->ldv,
                               Ut + x * ut_stride, nobp, mt, ldm, c0 > 0,
                               ahead > 0 ? &ra : NULL, ahead);
-              if (c1 == s->c)
-                lanes_to_rows (ntp, nobp, mt, ldm, M + x * m_stride, j->ld);
             }
         }
-      kernels ()->output (j, blk, b0, b1, M, b0, m_stride);
+      output_lanes (j, blk, b0, b1, Mt, ldm, mt_stride);
     }
 }
 

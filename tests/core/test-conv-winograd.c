@@ -1,6 +1,7 @@
 /* test-conv-winograd.c: the Winograd F(2×2,3×3) / F(4×4,3×3) convolution path against the
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
- * without conv2d_fused's epilogue), within a rounding-error bound, on one and two threads;
+ * without conv2d_fused's epilogue and its residual), within a rounding-error bound, on one
+ * and two threads;
  * fx_sgemm_stream; and the channels-in-lanes products of small images giving the same bits
  * on any number of threads.
  *
@@ -23,6 +24,7 @@
 typedef struct {
   int64_t n, c, o, h, w, pad;
   gboolean bias, epilogue, relu;
+  gboolean residual;   /* with epilogue: a residual added before the ReLU */
 } Case;
 
 /* A float32 tensor of standard normal values: shape {a} or {a, b, c, d}. */
@@ -79,6 +81,10 @@ check_case (const Case *tc, FxGenerator *gen)
   FxConvParams p;
   fx_conv_params_init (&p);
   p.padding[0] = tc->pad;
+  int64_t oh = tc->h + 2 * tc->pad - 2, ow = tc->w + 2 * tc->pad - 2;
+  g_autoptr (FxTensor) res = tc->residual ? gaussian (gen, tc->n, tc->o, oh, ow) : NULL;
+  ep.residual = res;
+  const float *rd = res ? fx_tensor_data (res) : NULL;
 
   g_autoptr (FxTensor) want = conv (x, w, b, &p, epp, 0);
   g_autoptr (FxTensor) scale = conv (ax, aw, ab, &p, NULL, 0);
@@ -97,7 +103,8 @@ check_case (const Case *tc, FxGenerator *gen)
           /* the epilogue scales the error by |scale|, adds its own rounding (below
            * ε·(|scale·v| + |shift|)) and relu does not enlarge it */
           double amp = epp ? fabs (ss[2 * ((i / plane) % tc->o)]) : 1.0;
-          double s = amp * sd[i] + (epp ? fabs (ss[2 * ((i / plane) % tc->o) + 1]) : 0) + 1e-30;
+          double s = amp * sd[i] + (epp ? fabs (ss[2 * ((i / plane) % tc->o) + 1]) : 0)
+                     + (rd ? fabs (rd[i]) : 0) + 1e-30;
           double ratio = fabs ((double) gd[i] - wd[i]) / (FLT_EPSILON * s);
           worst[m] = MAX (worst[m], ratio);
           if (!(ratio <= k))
@@ -125,6 +132,11 @@ run_random_cases (int threads)
     { 2, 20, 36, 9, 6, 0, FALSE, TRUE, FALSE },
     /* 9.4 MB of filters: each chunk's products fetch the next chunk's (raw_ahead) */
     { 1, 512, 512, 7, 7, 1, FALSE, TRUE, TRUE },
+    /* residuals (ResNet-18's basic blocks), through the lanes' output transform (small
+     * images) and output_body: channels not a multiple of 16, rows short of 16 outputs */
+    { 1, 256, 256, 14, 14, 1, TRUE, TRUE, TRUE, TRUE },
+    { 1, 40, 37, 9, 11, 1, FALSE, TRUE, FALSE, TRUE },
+    { 2, 24, 70, 30, 30, 1, TRUE, TRUE, TRUE, TRUE },
     { 2, 16, 24, 1, 1, 2, TRUE, FALSE, FALSE },    /* 1×1 image, padding 2 */
   };
   for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
@@ -141,6 +153,7 @@ run_random_cases (int threads)
       tc.bias = g_random_boolean ();
       tc.epilogue = g_random_boolean ();
       tc.relu = g_random_boolean ();
+      tc.residual = tc.epilogue && g_random_boolean ();
       check_case (&tc, gen);
     }
   fx_blas_set_num_threads (0);
