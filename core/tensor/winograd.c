@@ -8,8 +8,8 @@
  * of 36); the price is the transforms and a larger rounding error (see test-conv-winograd.c).
  *
  * Tiles are handled LANES at a time in vectors (GCC vector extensions), compiled three times:
- * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. Small images'
- * products (few tiles) run with output channels in the lanes instead, on AVX-512 (below).
+ * plain (runs anywhere), AVX2 and AVX-512, picked once from the CPU's flags. On AVX-512 the
+ * products run with output channels in the lanes instead (below).
  * Buffers that α² streams write or read together are a cache line longer than their rows
  * need, so that the streams do not all land in the same L1 set. */
 #include "tensor/winograd.h"
@@ -583,13 +583,18 @@ kernels (void)
 }
 
 /* ------------------------------------------------------------------------------------------
- * Few tiles: products with the output channels in the vector lanes (AVX-512)
+ * Products with the output channels in the vector lanes (AVX-512)
  * ------------------------------------------------------------------------------------------
  * With the tiles in the lanes, the product of a small image's few tiles (16 for 14×14 in
  * F(4×4), 49 for 28×28) is one to four vectors wide, and fx_sgemm_stream then needs a
  * broadcast of a weight for every vector of multiply-adds: the loads, not the arithmetic,
- * set its pace. Images of up to LANES_MAX_TILES tiles turn the product around instead:
- * M[ξ]^T = V[ξ]^T · U[ξ]^T, 64 output channels in 4 vectors times 6 tiles broadcast, 24
+ * set its pace. Turned around, M[ξ]^T = V[ξ]^T · U[ξ]^T, the product takes 64 output channels
+ * in 4 vectors times 6 tiles broadcast, 24
+ * multiply-adds for 10 loads. This was first for images of up to LANES_MAX_TILES tiles; it
+ * also ran 10-35% faster on every larger one tried (a 56×56 image of 64 channels: 196 tiles
+ * in F(4×4), 784 in F(2×2); 32 and 16 channels at 56×56; 64 at 112×112), against blocks of
+ * tile rows through fx_sgemm_stream, and now takes every image. The weights are transformed
+ * with the output channels in the
  * multiply-adds for 10 loads. The weights are transformed with the output channels in the
  * lanes (U^T: [P][C][O]), and the output transform takes the products as they are, 16
  * channels to a vector (output_lanes). Every output is still the
@@ -621,7 +626,7 @@ raw_ahead_step (RawAhead *r)
     }
 }
 
-#define LANES_MAX_TILES 64
+#define LANES_MAX_TILES 64   /* what estimate() prices with the lanes' constants */
 #define LANES_OB 64      /* output channels per block: the 4 vectors of a register tile */
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -902,18 +907,20 @@ output_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float
 }
 
 
-/* Whether the products of an image of this many tiles go with the channels in the lanes. */
+static atomic_int lanes_forced = -1;   /* fx_winograd_force_lanes() */
+
+/* Whether the products go with the channels in the lanes: on AVX-512, unless a test turned
+ * them off. */
 static gboolean
-lanes_for (int64_t tiles_per_image)
+lanes_available (void)
 {
-  return tiles_per_image <= LANES_MAX_TILES && kernels () == &kernels_avx512;
+  return kernels () == &kernels_avx512 && atomic_load (&lanes_forced) != 0;
 }
 #else
 /* never chosen without AVX-512: stubs for the code that would call them */
 static gboolean
-lanes_for (int64_t tiles_per_image)
+lanes_available (void)
 {
-  (void) tiles_per_image;
   return FALSE;
 }
 
@@ -1186,7 +1193,7 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.out = out;
   j.ep = ep;
   int64_t blocks = s->n * j.nb;
-  j.lanes = lanes_for (j.th * j.tw);
+  j.lanes = lanes_available ();
   j.ob = j.lanes ? LANES_OB : jit_block_channels (j.P, s->c);
   j.raw_ahead = j.lanes && (double) s->o * s->c * 9 * sizeof (float) >= WINO_RAW_AHEAD_BYTES;
   j.cc = lanes_chunk_channels (j.P, s->c, j.raw_ahead);
@@ -1238,6 +1245,16 @@ fx_winograd_force (int m)
   atomic_store (&forced, m < 0 ? -1 : m);
 }
 
+void
+fx_winograd_force_lanes (int on)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  atomic_store (&lanes_forced, on < 0 ? -1 : on != 0);
+#else
+  (void) on;
+#endif
+}
+
 /* Estimated seconds of one thread's work for tile size m (0: im2col + gemm). The constants
  * are this project's measurements (single-threaded, on an AVX-512 core, ResNet-18's
  * layers). im2col + gemm at ~180 GFLOPS, a fifth less for a 7×7 image. Winograd's
@@ -1250,7 +1267,9 @@ fx_winograd_force (int m)
  * earlier model's 5 and 8.5 ns without the lanes). Measured, one thread: 256×256 at
  * 14×14 0.60 ms F(4×4), 0.68 F(2×2), 1.33 im2col; 512×512 at 7×7 1.13 F(2×2), 1.24
  * F(4×4), 1.46 im2col; 256×256 at 7×7 0.31 F(2×2), 0.42 im2col; 128×128 at 7×7 0.10
- * F(2×2), 0.12 im2col. */
+ * F(2×2), 0.12 im2col. Larger images run in the lanes too, faster than the fx_sgemm_stream
+ * constants say: the model keeps pricing them that way, which keeps the choices it was
+ * tuned with (it only underrates Winograd there). */
 static double
 estimate (const FxWinogradShape *s, int m)
 {
@@ -1272,7 +1291,7 @@ estimate (const FxWinogradShape *s, int m)
    * weights cost was raised from 2.5 ns when 256→256 at 14×14 measured F(2×2) as fast in
    * the machine's fast phase and 5-15% faster in its slow one (in a ResNet-50 forward, its
    * stage of 14×14 layers 2% faster), with the smaller rounding error. */
-  if (lanes_for ((int64_t) per_image) && oc >= 128.0 * 128)
+  if (per_image <= LANES_MAX_TILES && lanes_available () && oc >= 128.0 * 128)
     {
       rate = per_image >= 6 ? 200e9 : 160e9;
       weights = m == 4 ? 3e-9 : 1.5e-9;

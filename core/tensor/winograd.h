@@ -37,5 +37,8 @@ void  fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, cons
  * that tile size for every eligible convolution. Process-wide; not for concurrent use.
  * FX_CONV_WINOGRAD=0|2|4 in the environment does the same for a whole run. */
 void  fx_winograd_force (int m);
+/* Tests: 0 runs the products through fx_sgemm_stream even on AVX-512 (the path of machines
+ * without it), < 0 restores the channels in the lanes. Process-wide, as above. */
+void  fx_winograd_force_lanes (int on);
 
 G_END_DECLS

@@ -1,9 +1,9 @@
 /* test-conv-winograd.c: the Winograd F(2×2,3×3) / F(4×4,3×3) convolution path against the
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
  * without conv2d_fused's epilogue and its residual), within a rounding-error bound, on one
- * and two threads;
- * fx_sgemm_stream; and the channels-in-lanes products of small images giving the same bits
- * on any number of threads.
+ * and two threads, with the products in the lanes (AVX-512) and through fx_sgemm_stream;
+ * fx_sgemm_stream; and the channels-in-lanes products giving the same bits on any number
+ * of threads.
  *
  * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
  * differ only in rounding. Every rounding error of either path is a multiple of float32's
@@ -172,6 +172,17 @@ static void
 test_two_threads (void)
 {
   run_random_cases (2);
+}
+
+/* The products through fx_sgemm_stream, as on machines without AVX-512 (where AVX-512 is,
+ * every image takes the channels-in-lanes products). */
+static void
+test_stream_products (void)
+{
+  fx_winograd_force_lanes (0);
+  run_random_cases (1);
+  run_random_cases (2);
+  fx_winograd_force_lanes (-1);
 }
 
 /* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
@@ -406,12 +417,12 @@ test_shared_input (void)
   fx_generator_free (gen);
 }
 
-/* Small images (up to 64 tiles) on AVX-512 take the products with the output channels in
- * the vector lanes, where each output sums its input channels in order, whoever computes
- * it: one thread or two (slices of channels) give the same result bit for bit. The shapes
- * cover channel counts that are not multiples of 16 or of the 64-channel blocks, fewer
- * tiles than a register tile, input channels over several just-in-time chunks, and a
- * batch. */
+/* On AVX-512 the products go with the output channels in the vector lanes, where each
+ * output sums its input channels in order, whoever computes it: one thread or two (slices
+ * of channels, or blocks of tile rows) give the same result bit for bit. The shapes cover
+ * channel counts that are not multiples of 16 or of the 64-channel blocks, fewer tiles
+ * than a register tile, input channels over several just-in-time chunks, a batch, and an
+ * image of several blocks of tile rows. */
 static void
 test_lanes_same_everywhere (void)
 {
@@ -429,6 +440,7 @@ test_lanes_same_everywhere (void)
     { 1, 37, 150, 9, 11, 0, TRUE, TRUE, FALSE },
     { 2, 200, 17, 5, 5, 2, FALSE, FALSE, FALSE },
     { 1, 3, 130, 4, 4, 1, TRUE, FALSE, FALSE },
+    { 1, 64, 64, 56, 56, 1, FALSE, TRUE, TRUE },
   };
   FxGenerator *gen = fx_generator_new (31);
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
@@ -460,6 +472,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-winograd/random-1-thread", test_one_thread);
   g_test_add_func ("/conv-winograd/random-2-threads", test_two_threads);
+  g_test_add_func ("/conv-winograd/stream-products", test_stream_products);
   g_test_add_func ("/conv-winograd/shared-input", test_shared_input);
   g_test_add_func ("/conv-winograd/stream-gemm", test_stream_gemm);
   g_test_add_func ("/conv-winograd/stream-gemm-epilogue", test_stream_gemm_epilogue);
