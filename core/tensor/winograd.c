@@ -1175,7 +1175,9 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.th = (s->oh + m - 1) / m;
   j.tw = (s->ow + m - 1) / m;
   int threads = fx_blas_num_threads ();
-  j.rpb = block_rows_for (j.P, s->c, s->o, j.tw, j.th);
+  j.lanes = lanes_available ();
+  /* the lanes' products of a block take 64 channels' worth (Mt), however few there are */
+  j.rpb = block_rows_for (j.P, s->c, j.lanes ? MAX (s->o, (int64_t) LANES_OB) : s->o, j.tw, j.th);
   /* A single image with tiles enough for every thread (48 or more each): one block per
    * thread, which then owns all its work — no input transform made twice, as slices of
    * output channels need (below). */
@@ -1193,7 +1195,6 @@ fx_winograd_conv2d (const FxWinogradShape *s, int m, const float *in, const floa
   j.out = out;
   j.ep = ep;
   int64_t blocks = s->n * j.nb;
-  j.lanes = lanes_available ();
   j.ob = j.lanes ? LANES_OB : jit_block_channels (j.P, s->c);
   j.raw_ahead = j.lanes && (double) s->o * s->c * 9 * sizeof (float) >= WINO_RAW_AHEAD_BYTES;
   j.cc = lanes_chunk_channels (j.P, s->c, j.raw_ahead);
