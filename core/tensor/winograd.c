@@ -906,7 +906,6 @@ output_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float
     output_lanes_body (j, blk, o0, o1, Mt, ldm, mt_stride, 4);
 }
 
-
 static atomic_int lanes_forced = -1;   /* fx_winograd_force_lanes() */
 
 /* Whether the products go with the channels in the lanes: on AVX-512, unless a test turned
