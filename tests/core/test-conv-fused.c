@@ -95,6 +95,8 @@ static const Case cases[] = {
   { 1, 64, 256, 28, 1, 1, 0, 1, FALSE, TRUE, FALSE, TRUE },  /* 1×1 direct */
   { 1, 64, 128, 28, 1, 2, 0, 1, FALSE, TRUE, FALSE, TRUE },  /* strided 1×1 downsample */
   { 1, 512, 512, 7, 3, 1, 1, 1, FALSE, TRUE, FALSE, TRUE },  /* channel split */
+  { 1, 64, 128, 14, 3, 2, 1, 1, TRUE, TRUE, FALSE, TRUE },   /* strided, two threads:
+                                                                 halves of the channels */
   { 1, 32, 32, 20, 3, 1, 1, 32, TRUE, TRUE, FALSE, TRUE },   /* depthwise */
   { 1, 8, 12, 9, 3, 1, 1, 1, TRUE, TRUE, TRUE, TRUE },       /* unbatched: the separate pass */
   /* the stem's kernel (phases of the input), its epilogue in registers: bias, a partial
@@ -207,6 +209,7 @@ test_fused_padded_planes (void)
     { 2, 64, 32, 14, 1, 2, 0, 1, FALSE, FALSE },    /* strided 1×1, batch 2: 14 → 7 */
     { 1, 64, 64, 28, 3, 2, 1, 1, FALSE, TRUE },     /* strided 3×3 (im2col): 28 → 14 */
     { 1, 64, 64, 14, 3, 2, 1, 1, TRUE, TRUE },      /* strided 3×3: 14 → 7 */
+    { 1, 96, 128, 14, 3, 2, 1, 1, TRUE, TRUE },     /* the same, halves of the channels */
     { 1, 256, 256, 14, 3, 1, 1, 1, FALSE, TRUE },   /* Winograd at 14×14 */
     { 1, 128, 128, 7, 3, 1, 1, 1, FALSE, TRUE },    /* Winograd at 7×7 */
     { 2, 32, 48, 10, 3, 1, 1, 2, TRUE, TRUE },      /* groups: im2col per group */

@@ -149,6 +149,9 @@ static const Cfg conv_cfgs[] = {
   { 1, 2, 5, 300, 3, 1, 3, 2, 2, 0, 1, 1, 1, 1 },
   { 1, 2, 4, 3, 2, 3, 7, 2, 2, 1, 3, 1, 1, 1 },
   { 1, 24, 65, 45, 130, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+  /* two threads on one strided product of few positions, each summing half the input
+   * channels (an odd count: halves of 6 and 7), then both sums added */
+  { 1, 13, 14, 14, 130, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
   /* stride 2 over few input channels, from the input's phases (conv.c's stem path): batch 2
    * with bias, 23 outputs a row, 13 channels; 75 a row (a second block of columns); an even
    * kernel with padding on the rows only */
