@@ -737,17 +737,26 @@ static GPrivate cols_scratch_size = G_PRIVATE_INIT (NULL);
  * the first instead of gathering them again. */
 static GPrivate cols_made_key = G_PRIVATE_INIT (g_free);
 
+/* A buffer of at least `bytes` that this thread keeps between calls (in key, its size in
+ * size_key): multi-megabyte allocations each time would cost page faults. Cache-line
+ * aligned: rows of whole cache lines start on one. */
+static void *
+thread_buffer (GPrivate *key, GPrivate *size_key, gsize bytes)
+{
+  void *buf = g_private_get (key);
+  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (size_key)) < bytes)
+    {
+      buf = g_aligned_alloc (bytes, 1, 64);
+      g_private_replace (key, buf);
+      g_private_set (size_key, GSIZE_TO_POINTER (bytes));
+    }
+  return buf;
+}
+
 static void *
 scratch_buffer (gsize bytes)
 {
-  void *buf = g_private_get (&cols_scratch);
-  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&cols_scratch_size)) < bytes)
-    {
-      buf = g_aligned_alloc (bytes, 1, 64);   /* rows of whole cache lines start on one */
-      g_private_replace (&cols_scratch, buf);
-      g_private_set (&cols_scratch_size, GSIZE_TO_POINTER (bytes));
-    }
-  return buf;
+  return thread_buffer (&cols_scratch, &cols_scratch_size, bytes);
 }
 
 /* Whether a product of `rows` output channels, `width` columns and depth k runs as
@@ -807,23 +816,9 @@ typedef struct {
   float *partial;    /* side 1's sums: og rows of ncols */
 } SplitKJob;
 
-/* The caller's buffer for side 1's sums, kept between calls (page faults each time
- * otherwise). */
-static GPrivate partial_scratch = G_PRIVATE_INIT (g_free);
+/* The caller's buffer for side 1's sums (thread_buffer). */
+static GPrivate partial_scratch = G_PRIVATE_INIT (g_aligned_free);
 static GPrivate partial_scratch_size = G_PRIVATE_INIT (NULL);
-
-static float *
-partial_buffer (gsize bytes)
-{
-  float *buf = g_private_get (&partial_scratch);
-  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&partial_scratch_size)) < bytes)
-    {
-      buf = g_malloc (bytes);
-      g_private_replace (&partial_scratch, buf);
-      g_private_set (&partial_scratch_size, GSIZE_TO_POINTER (bytes));
-    }
-  return buf;
-}
 
 static void
 split_k_side (int64_t begin, int64_t end, gpointer data)
@@ -1261,7 +1256,9 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
        * only its input again, and the pass over both sums cost it more than that (10-15%) */
       if (!j.direct && cg >= 2 && g->kh * g->kw > 1)
         {
-          SplitKJob sk = { &j, cg / 2, partial_buffer (sizeof (float) * og * ncols) };
+          SplitKJob sk = { &j, cg / 2,
+                           thread_buffer (&partial_scratch, &partial_scratch_size,
+                                          sizeof (float) * og * ncols) };
           fx_blas_enter_single_threaded ();
           fx_parallel_for (2, 1, split_k_side, &sk);
           fx_parallel_for (og, 16, split_k_finish, &sk);

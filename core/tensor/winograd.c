@@ -421,6 +421,32 @@ input_body (const WinoJob *j, int64_t blk, int64_t c0, int64_t c1, float *V, flo
     }
 }
 
+/* Row i of an output tile from t = A^T x: y = t_i A, plus the bias (add_bias), then
+ * conv2d_fused's epilogue when it goes in registers (no residual): a multiply and an add
+ * apart, then v < 0 ? 0 : v, lane by lane (a NaN stays) — as batch_norm's and relu's own
+ * kernels do. output_body and output_lanes_body both finish their rows here. */
+ALWAYS_INLINE void
+finish_row (const v16 *t, v16 *y, const int a, gboolean add_bias, v16 bias,
+            const FxConvEpilogue *ep, gboolean ep_in_regs, v16 scale, v16 shift)
+{
+  const int m = a - 2;
+  const v16 zero = { 0 };
+  if (a == 6)
+    OUT_TF4 (t, y);
+  else
+    OUT_TF2 (t, y);
+  if (add_bias)
+    for (int k = 0; k < m; k++)
+      y[k] += bias;
+  if (ep_in_regs)
+    for (int k = 0; k < m; k++)
+      {
+        v16 v = y[k] * scale;
+        v = v + shift;
+        y[k] = ep->relu ? (v16) ((v16i) v & ~(v < zero)) : v;
+      }
+}
+
 /* Output channels [o0, o1) of block blk: M → the output planes, channel o's row of point ξ
  * at M + (o - m_o0)·ld + ξ·m_pstride (M: [P][ob][ld], the products of a block of output
  * channels from m_o0). Each group of 16 tiles of a tile row comes back as m vectors per
@@ -447,8 +473,8 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   for (int64_t o = o0; o < o1; o++)
     {
       float *plane = j->out + (n * s->o + o) * (s->out_plane ? s->out_plane : s->oh * s->ow);
-      float bias = j->bias ? j->bias[o] : 0.f;
       const v16 zero = { 0 };
+      const v16 bias = zero + (j->bias ? j->bias[o] : 0.f);
       const v16 scale = zero + (ep ? ep->scale_shift[2 * o] : 1.f);
       const v16 shift = zero + (ep ? ep->scale_shift[2 * o + 1] : 0.f);
       for (int64_t ty = r0; ty < r1; ty += rows_per_vector)
@@ -465,21 +491,7 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
             for (int i = 0; i < m && ty * m + i < s->oh; i++)
               {
                 v16 y[4];
-                if (a == 6)
-                  OUT_TF4 (t[i], y);
-                else
-                  OUT_TF2 (t[i], y);
-                if (j->bias)
-                  for (int k = 0; k < m; k++)
-                    y[k] += bias;
-                if (ep_in_regs)
-                  for (int k = 0; k < m; k++)
-                    {
-                      v16 v = y[k] * scale;
-                      v = v + shift;
-                      /* v < 0 ? 0 : v, lane by lane (a NaN stays) */
-                      y[k] = ep->relu ? (v16) ((v16i) v & ~(v < zero)) : v;
-                    }
+                finish_row (t[i], y, a, j->bias != NULL, bias, ep, ep_in_regs, scale, shift);
                 if (a == 6)
                   {
                     v16 lo01 = SHUF (y[0], y[1], ZIP_LO), hi01 = SHUF (y[0], y[1], ZIP_HI);
@@ -853,20 +865,8 @@ output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const 
                 for (int i = 0; i < m; i++)
                   {
                     v16 y[4];
-                    if (a == 6)
-                      OUT_TF4 (t[i], y);
-                    else
-                      OUT_TF2 (t[i], y);
-                    if (j->bias)
-                      for (int k = 0; k < m; k++)
-                        y[k] += bias;
-                    if (ep_in_regs)
-                      for (int k = 0; k < m; k++)
-                        {
-                          v16 v = y[k] * scale;
-                          v = v + shift;
-                          y[k] = ep->relu ? (v16) ((v16i) v & ~(v < zero)) : v;
-                        }
+                    finish_row (t[i], y, a, j->bias != NULL, bias, ep, ep_in_regs, scale,
+                                shift);
                     for (int k = 0; k < m; k++)
                       rows[i][p * m + k] = y[k];
                   }
