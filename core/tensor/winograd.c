@@ -600,18 +600,16 @@ kernels (void)
  * With the tiles in the lanes, the product of a small image's few tiles (16 for 14×14 in
  * F(4×4), 49 for 28×28) is one to four vectors wide, and fx_sgemm_stream then needs a
  * broadcast of a weight for every vector of multiply-adds: the loads, not the arithmetic,
- * set its pace. Turned around, M[ξ]^T = V[ξ]^T · U[ξ]^T, the product takes 64 output channels
- * in 4 vectors times 6 tiles broadcast, 24
- * multiply-adds for 10 loads. This was first for images of up to LANES_MAX_TILES tiles; it
- * also ran 10-35% faster on every larger one tried (a 56×56 image of 64 channels: 196 tiles
- * in F(4×4), 784 in F(2×2); 32 and 16 channels at 56×56; 64 at 112×112), against blocks of
- * tile rows through fx_sgemm_stream, and now takes every image. The weights are transformed
- * with the output channels in the
- * multiply-adds for 10 loads. The weights are transformed with the output channels in the
- * lanes (U^T: [P][C][O]), and the output transform takes the products as they are, 16
- * channels to a vector (output_lanes). Every output is still the
- * sum over input channels 0, 1, ..., C-1 in one accumulator, whatever the blocks of
- * channels, chunks of input channels or threads: the result depends on the shape only. */
+ * set its pace. Turned around, M[ξ]^T = V[ξ]^T · U[ξ]^T, the product takes 64 output
+ * channels in 4 vectors times 6 tiles broadcast, 24 multiply-adds for 10 loads. This was
+ * first for images of up to LANES_MAX_TILES tiles; it also ran 10-35% faster on every larger
+ * one tried (a 56×56 image of 64 channels: 196 tiles in F(4×4), 784 in F(2×2); 32 and 16
+ * channels at 56×56; 64 at 112×112) than blocks of tile rows through fx_sgemm_stream, and
+ * now takes every image. The weights are transformed with the output channels in the lanes
+ * (U^T: [P][C][O]), and the output transform takes the products as they are, 16 channels to
+ * a vector (output_lanes). Every output is still the sum over input channels 0, 1, ..., C-1
+ * in one accumulator, whatever the blocks of channels, chunks of input channels or threads:
+ * the result depends on the shape only. */
 
 /* The raw filters of the chunk that comes next (their runs of `len` bytes, one per output
  * channel, `stride` bytes apart), brought into L2 a line at a time during this chunk's

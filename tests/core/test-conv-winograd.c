@@ -2,8 +2,8 @@
  * im2col + gemm one, on random shapes (odd sizes, padding 0-2, bias or not, batches, with and
  * without conv2d_fused's epilogue and its residual), within a rounding-error bound, on one
  * and two threads, with the products in the lanes (AVX-512) and through fx_sgemm_stream;
- * fx_sgemm_stream; and the channels-in-lanes products giving the same bits on any number
- * of threads.
+ * fx_sgemm_stream itself; and the channels-in-lanes products giving the same bits on any
+ * number of threads.
  *
  * The bound. Both paths compute y = Σ w·x over the same C·9 products plus the bias; they
  * differ only in rounding. Every rounding error of either path is a multiple of float32's
