@@ -512,15 +512,17 @@ DEFINE_GEMM (dgemm, double, dgemm_fallback, dgemm)
  * 10-15% slower, its forward 3%. A streams through once per block of columns, the tiles
  * prefetching its rows ahead (it comes from memory: a forward's weights are used once). When
  * one block holds all columns, the tiles of rows take B's panels in groups (stream_block).
- * Columns past n are masked; but a product of at most 64 columns whose last vector would
- * hold one or two (ResNet's 7×7 images: 49 columns) gets those as dot products with A's rows
- * instead, while they are in L1, rather than a quarter of the multiplications spent on
- * padding. A tile's last panel finishes its outputs in registers (FxGemmEpilogue) before
- * storing them. */
+ * Columns past n are masked; but a product whose last vector would hold one to four columns
+ * (one or two when it has at most 32: one full vector is slow, see stream_blocks) gets those
+ * as dot products with A's rows instead, in the last block's tiles, rather than most of a
+ * vector's multiplications spent on padding: ResNet's 7×7 images (49 columns) and 14×14 ones
+ * (196: three blocks of 4 vectors and 4 dot products instead of blocks of 4, 4, 3 and 2
+ * vectors, the last one a quarter full; 4-5% faster). A tile's last panel finishes its
+ * outputs in registers (FxGemmEpilogue) before storing them. */
 
 #define STREAM_MR 8   /* the most rows of a tile: 8 of up to 3 vectors, 6 of 4 */
 #define STREAM_KC 512
-#define STREAM_MAX_DOTS 2
+#define STREAM_MAX_DOTS 4
 #define STREAM_PREFETCH 64   /* floats: four lines */
 #define STREAM_GROUP_BYTES (512 << 10)
 
@@ -606,6 +608,82 @@ epilogue_scalar (const float *bias, const float *scale_shift, gboolean relu, con
 #define STREAM_LOAD(full, nv, v, mask, p)                                                   \
   ((full) || (v) < (nv) - 1 ? _mm512_loadu_ps (p) : _mm512_maskz_loadu_ps ((mask), (p)))
 
+/* Rows [i0, i0 + rows) of a tile against its nd dot-product columns over a panel's kc:
+ * each pair's own sum of products 16 k at a time, reduced, then the k past the last 16 one by
+ * one — as one pair at a time would — with the rows × columns sums in flight together
+ * rather than one multiply-add chain waiting on itself. */
+__attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
+stream_dots_rows (const int rows, const int nd, int i0, int64_t kc, const float *a, int64_t lda,
+                  const float *dots, int64_t ld_dots, float *cd, int64_t ldc,
+                  gboolean accumulate, const TileEpilogue *ep)
+{
+  __m512 s[STREAM_MR][STREAM_MAX_DOTS];
+  for (int i = 0; i < rows; i++)
+    for (int r = 0; r < nd; r++)
+      s[i][r] = _mm512_setzero_ps ();
+  int64_t k = 0;
+  for (; k + 16 <= kc; k += 16)
+    {
+      __m512 dv[STREAM_MAX_DOTS];
+      for (int r = 0; r < nd; r++)
+        dv[r] = _mm512_loadu_ps (dots + r * ld_dots + k);
+      for (int i = 0; i < rows; i++)
+        {
+          __m512 av = _mm512_loadu_ps (a + (i0 + i) * lda + k);
+          for (int r = 0; r < nd; r++)
+            s[i][r] = _mm512_fmadd_ps (av, dv[r], s[i][r]);
+        }
+    }
+  for (int i = i0; i < i0 + rows; i++)
+    for (int r = 0; r < nd; r++)
+      {
+        float t = _mm512_reduce_add_ps (s[i - i0][r]);
+        for (int64_t q = k; q < kc; q++)
+          t += a[i * lda + q] * dots[r * ld_dots + q];
+        t = accumulate ? cd[i * ldc + r] + t : t;
+        if (ep)
+          t = epilogue_scalar (ep->rows.bias ? ep->rows.bias + i : NULL,
+                               ep->rows.scale_shift ? ep->rows.scale_shift + 2 * i : NULL,
+                               ep->rows.relu,
+                               ep->residual_dots ? ep->residual_dots + i * ep->rows.ldr + r
+                                                 : NULL,
+                               t);
+        cd[i * ldc + r] = t;
+      }
+}
+
+/* The dot-product columns of a tile of mr rows: cd[i·ldc + r] (+)= A's row i · dots[r] over
+ * this panel's k (then ep's steps on the last panel), as many rows at a time as leave their
+ * sums in 24 registers. */
+__attribute__ ((target ("avx512f"))) static void
+stream_dots (int mr, int nd, int64_t kc, const float *a, int64_t lda, const float *dots,
+             int64_t ld_dots, float *cd, int64_t ldc, gboolean accumulate,
+             const TileEpilogue *ep)
+{
+  const int group = 24 / nd;
+  for (int i0 = 0; i0 < mr; i0 += group)
+    {
+      int rows = MIN (group, mr - i0);
+#define STREAM_DOTS_CASE(r, d)                                                              \
+  case (r) * 8 + (d):                                                                       \
+    stream_dots_rows ((r), (d), i0, kc, a, lda, dots, ld_dots, cd, ldc, accumulate, ep);    \
+    break;
+#define STREAM_DOTS_CASES(r)                                                                \
+  STREAM_DOTS_CASE (r, 1) STREAM_DOTS_CASE (r, 2) STREAM_DOTS_CASE (r, 3) STREAM_DOTS_CASE (r, 4)
+      switch (rows * 8 + nd)
+        {
+          STREAM_DOTS_CASES (1) STREAM_DOTS_CASES (2) STREAM_DOTS_CASES (3)
+          STREAM_DOTS_CASES (4) STREAM_DOTS_CASES (5) STREAM_DOTS_CASES (6)
+          STREAM_DOTS_CASE (7, 1) STREAM_DOTS_CASE (7, 2) STREAM_DOTS_CASE (7, 3)
+          STREAM_DOTS_CASE (8, 1) STREAM_DOTS_CASE (8, 2) STREAM_DOTS_CASE (8, 3)
+        default:
+          g_assert_not_reached ();
+        }
+#undef STREAM_DOTS_CASES
+#undef STREAM_DOTS_CASE
+    }
+}
+
 __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
 stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const float *a,
              int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
@@ -618,39 +696,114 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
     for (int v = 0; v < nv; v++)
       acc[i][v] = accumulate ? STREAM_LOAD (full, nv, v, last, c + i * ldc + 16 * v)
                              : _mm512_setzero_ps ();
-  for (int64_t k = 0; k < kc; k++)
+  /* One k: B's row k against the broadcast elements of A's rows. */
+#define STREAM_STEP(k)                                                                      \
+  do                                                                                        \
+    {                                                                                       \
+      __m512 bv[4];                                                                         \
+      for (int v = 0; v < nv; v++)                                                          \
+        bv[v] = STREAM_LOAD (full, nv, v, last, b + (k) * ldb + 16 * v);                    \
+      for (int i = 0; i < mr; i++)                                                          \
+        {                                                                                   \
+          __m512 av = _mm512_set1_ps (a[i * lda + (k)]);                                    \
+          for (int v = 0; v < nv; v++)                                                      \
+            acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);                             \
+        }                                                                                   \
+    }                                                                                       \
+  while (0)
+  /* A's rows come from memory (weights used once per forward): every other k, one line
+   * STREAM_PREFETCH floats ahead in one of the rows, in turn, then into the tile that comes
+   * next; the hardware's prefetchers left a third of the time of a product of cold weights
+   * waiting for them. */
+#define STREAM_PREFETCH_A(k, row_offset)                                                    \
+  do                                                                                        \
+    {                                                                                       \
+      int64_t ahead_ = (k) + STREAM_PREFETCH, at_ = (row_offset) + ahead_;                  \
+      _mm_prefetch ((const char *) (ahead_ < kc ? (uintptr_t) (a + at_)                     \
+                                                : next_a + (uintptr_t) (at_ - kc)           \
+                                                             * sizeof (float)),             \
+                    _MM_HINT_T0);                                                           \
+    }                                                                                       \
+  while (0)
+  int64_t k = 0;
+  if (ep && ep->rows.residual)
     {
-      __m512 bv[4];
-      for (int v = 0; v < nv; v++)
-        bv[v] = STREAM_LOAD (full, nv, v, last, b + k * ldb + 16 * v);
-      if (ep && ep->rows.residual && k < mr * nv)
+      /* the residual comes from an earlier layer, out of cache: its lines for this tile's
+       * stores, two per pair of k at the start, ready when the sums are */
+      const int lines = mr * nv;
+      for (; k + 1 < kc && k < lines; k += 2)
         {
-          /* the residual comes from an earlier layer, out of cache: its lines for this
-           * tile's stores, one per k at the start, ready when the sums are */
-          int row = (int) k / nv, v = (int) k % nv;
-          _mm_prefetch ((const char *) (ep->rows.residual + row * ep->rows.ldr + 16 * v),
-                        _MM_HINT_T0);
-        }
-      if ((k & 1) == 0)
-        {
-          /* A's rows come from memory (weights used once per forward): every other k, one
-           * line STREAM_PREFETCH floats ahead in one of the rows, in turn, then into the
-           * tile that comes next; the hardware's prefetchers left a third of the time of a
-           * product of cold weights waiting for them */
-          int row = (int) ((k >> 1) % mr);
-          int64_t ahead = k + STREAM_PREFETCH;
-          _mm_prefetch ((const char *) (ahead < kc ? (uintptr_t) (a + row * lda + ahead)
-                                                   : next_a + (uintptr_t) (row * lda + ahead - kc)
-                                                                * sizeof (float)),
-                        _MM_HINT_T0);
-        }
-      for (int i = 0; i < mr; i++)
-        {
-          __m512 av = _mm512_set1_ps (a[i * lda + k]);
-          for (int v = 0; v < nv; v++)
-            acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);
+          for (int q = (int) k; q < (int) k + 2 && q < lines; q++)
+            _mm_prefetch ((const char *) (ep->rows.residual + (q / nv) * ep->rows.ldr
+                                          + 16 * (q % nv)),
+                          _MM_HINT_T0);
+          STREAM_PREFETCH_A (k, (k >> 1) % mr * lda);
+          STREAM_STEP (k);
+          STREAM_STEP (k + 1);
         }
     }
+  if (nv == 4)
+    {
+      /* Two k at a time, the bookkeeping (the prefetch's row in turn, the counter) once per
+       * pair, A's rows addressed from two pointers (rows 0-2 and 3-5) and its stride: on a
+       * core that issues 4 instructions a cycle (Skylake-SP), a 6×4 tile's 24 multiply-adds,
+       * 10 loads and broadcasts, GCC's six row pointers (kept on the stack) and that
+       * bookkeeping for every k left the FMA units idle a quarter of the time. */
+      const float *p0 = a + k, *p3 = a + 3 * lda + k, *bk = b + k * ldb;
+      int pf_row = (int) ((k >> 1) % mr);
+      int64_t pf_off = pf_row * lda;
+#define STREAM_PAIR_STEP(d)                                                                 \
+  do                                                                                        \
+    {                                                                                       \
+      __m512 bv[4];                                                                         \
+      for (int v = 0; v < 4; v++)                                                           \
+        bv[v] = STREAM_LOAD (full, 4, v, last, bk + (d) * ldb + 16 * v);                    \
+      for (int i = 0; i < mr; i++)                                                          \
+        {                                                                                   \
+          __m512 av = _mm512_set1_ps (i < 3 ? p0[i * lda + (d)] : p3[(i - 3) * lda + (d)]); \
+          for (int v = 0; v < 4; v++)                                                       \
+            acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);                             \
+        }                                                                                   \
+    }                                                                                       \
+  while (0)
+#define STREAM_PAIR(prefetch_at)                                                            \
+  do                                                                                        \
+    {                                                                                       \
+      _mm_prefetch ((const char *) (prefetch_at), _MM_HINT_T0);                             \
+      pf_off += lda;                                                                        \
+      if (++pf_row == mr)                                                                   \
+        {                                                                                   \
+          pf_row = 0;                                                                       \
+          pf_off = 0;                                                                       \
+        }                                                                                   \
+      STREAM_PAIR_STEP (0);                                                                 \
+      STREAM_PAIR_STEP (1);                                                                 \
+      p0 += 2;                                                                              \
+      p3 += 2;                                                                              \
+      bk += 2 * ldb;                                                                        \
+      k += 2;                                                                               \
+    }                                                                                       \
+  while (0)
+      /* the lines ahead in this tile's rows, then those of the tile after it */
+      const float *pf_base = a + STREAM_PREFETCH;
+      for (const int64_t k_in_a = kc - STREAM_PREFETCH; k < k_in_a;)
+        STREAM_PAIR (pf_base + pf_off + k);
+      pf_base = (const float *) (next_a + (STREAM_PREFETCH - kc) * (int64_t) sizeof (float));
+      for (const int64_t k_pairs = kc - 1; k < k_pairs;)
+        STREAM_PAIR (pf_base + pf_off + k);
+#undef STREAM_PAIR
+#undef STREAM_PAIR_STEP
+    }
+  /* The narrower tiles (8 rows) one k at a time: with two in flight, GCC ran out of
+   * registers and they ran 25% slower. */
+  for (; k < kc; k++)
+    {
+      if ((k & 1) == 0)
+        STREAM_PREFETCH_A (k, (k >> 1) % mr * lda);
+      STREAM_STEP (k);
+    }
+#undef STREAM_PREFETCH_A
+#undef STREAM_STEP
   /* the stores, each finished by fx_gemm_epilogue_vec (as FxGemmEpilogue orders it). Fully
    * unrolled, and acc only read: otherwise GCC kept the accumulators in memory, stored on
    * every k of the loop above (the tiles with a partial vector ran 25% slower). */
@@ -668,28 +821,8 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
         else
           _mm512_mask_storeu_ps (c + i * ldc + 16 * v, last, x);
       }
-  /* the dot-product columns: cd[i·ldc + r] (+)= A's row i · dots[r] over this panel's k */
-  for (int r = 0; r < n_dots; r++)
-    for (int i = 0; i < mr; i++)
-      {
-        __m512 s = _mm512_setzero_ps ();
-        int64_t k = 0;
-        for (; k + 16 <= kc; k += 16)
-          s = _mm512_fmadd_ps (_mm512_loadu_ps (a + i * lda + k),
-                               _mm512_loadu_ps (dots + r * ld_dots + k), s);
-        float t = _mm512_reduce_add_ps (s);
-        for (; k < kc; k++)
-          t += a[i * lda + k] * dots[r * ld_dots + k];
-        t = accumulate ? cd[i * ldc + r] + t : t;
-        if (ep)
-          t = epilogue_scalar (ep->rows.bias ? ep->rows.bias + i : NULL,
-                               ep->rows.scale_shift ? ep->rows.scale_shift + 2 * i : NULL,
-                               ep->rows.relu,
-                               ep->residual_dots ? ep->residual_dots + i * ep->rows.ldr + r
-                                                 : NULL,
-                               t);
-        cd[i * ldc + r] = t;
-      }
+  if (n_dots > 0)
+    stream_dots (mr, n_dots, kc, a, lda, dots, ld_dots, cd, ldc, accumulate, ep);
 }
 
 /* One product as fx_sgemm_stream runs it: B's last columns taken out as dot products (n is
@@ -708,7 +841,7 @@ typedef struct {
 /* A block of up to 4 vectors of C's columns from n0, and how its tiles of rows go. */
 typedef struct {
   int64_t index;               /* of the product's blocks, from its first columns */
-  int64_t n0, nd0;             /* nd0: from n0 to the dot-product columns */
+  int64_t n0, nd0;             /* nd0: from n0 to the dot-product columns (last block) */
   int nv, mr_full, full, n_dots;
   __mmask16 masks[4];
   int64_t m_tiles;
@@ -718,10 +851,17 @@ typedef struct {
   int64_t group;
 } StreamBlock;
 
+/* How many of n columns (over k rows) go as dot products (see above). */
 static int
-stream_dots_for (int64_t n)
+stream_dots_for (int64_t n, int64_t k)
 {
-  return n <= 64 && n % 16 >= 1 && n % 16 <= STREAM_MAX_DOTS && n > 16 ? (int) (n % 16) : 0;
+  /* several blocks over a long k (over two panels: the strided 3×3 layers' 2304 at 14×14)
+   * wait on A from L3 more than they compute, and a partial vector costs nearly nothing
+   * there: the dot products cost 2-5% more than it */
+  if (n > 64 && k > 2 * STREAM_KC)
+    return 0;
+  int most = n > 32 ? STREAM_MAX_DOTS : 2;
+  return n > 16 && n % 16 >= 1 && n % 16 <= most ? (int) (n % 16) : 0;
 }
 
 /* The product's blocks of columns: 4 vectors each, the last one's partial; but when 5 are
@@ -767,9 +907,9 @@ stream_block (const StreamProduct *sp, int64_t b, StreamBlock *blk)
     }
   blk->mr_full = FX_TILE_ROWS (blk->nv);
   blk->full = blk->masks[blk->nv - 1] == (__mmask16) 0xffff;
-  /* the dot-product columns ride along with the (only) block */
+  /* the dot-product columns ride along with the last block */
   blk->nd0 = sp->n - n0;
-  blk->n_dots = sp->n_dots;
+  blk->n_dots = b == stream_blocks (sp) - 1 ? sp->n_dots : 0;
   blk->m_tiles = (sp->m + blk->mr_full - 1) / blk->mr_full;
   blk->rows_outer = n0 == 0 && sp->n <= 16 * blk->nv;
   blk->group = 1;
@@ -847,7 +987,7 @@ stream_product_init (StreamProduct *sp, int64_t m, int64_t n, int64_t k, const f
                      const FxGemmEpilogue *ep)
 {
   *sp = (StreamProduct) { m, n, k, lda, ldb, ldc, a, b, c, ep, 0, NULL, 0, 0 };
-  sp->n_dots = stream_dots_for (n);
+  sp->n_dots = stream_dots_for (n, k);
   if (sp->n_dots > 0)
     {
       /* B's last columns, gathered contiguous for the dot products */
@@ -876,7 +1016,7 @@ stream_block_units (const StreamBlock *blk)
 static int64_t
 stream_units (int64_t m, int64_t n, int64_t k)
 {
-  StreamProduct sp = { m, n - stream_dots_for (n), k };
+  StreamProduct sp = { m, n - stream_dots_for (n, k), k };
   stream_panels (&sp);
   StreamBlock blk;
   int64_t units = 0;

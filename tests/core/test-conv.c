@@ -158,6 +158,15 @@ static const Cfg conv_cfgs[] = {
   { 2, 3, 37, 45, 13, 7, 7, 2, 2, 3, 3, 1, 1, 1 },
   { 1, 4, 40, 150, 9, 5, 5, 2, 2, 2, 2, 1, 1, 1 },
   { 2, 2, 33, 34, 20, 4, 4, 2, 2, 1, 0, 1, 1, 1 },
+  /* the unpacked product's last columns as dot products, in its last block of columns: 196
+   * (14×14: blocks of 4 vectors, 4 dot products; tiles of 6 rows and one of 4), 100 (blocks
+   * of 4 and 2 vectors, 4 dot products, two k panels); 36 (one block, 4 dot products, 8-row
+   * tiles and one of 1 row, k over two panels); and 196 over a k of 1100, several blocks
+   * with a quarter-full last vector instead */
+  { 1, 600, 14, 14, 70, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
+  { 1, 110, 19, 19, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
+  { 1, 1100, 6, 6, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
+  { 1, 1100, 14, 14, 10, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
 };
 
 /* Each case on one thread and on two (tiles of output positions and slices of output
