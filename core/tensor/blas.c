@@ -794,8 +794,8 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
 #undef STREAM_PAIR
 #undef STREAM_PAIR_STEP
     }
-  /* The narrower tiles (8 rows) one k at a time: with two in flight, GCC ran out of
-   * registers and they ran 25% slower. */
+  /* The narrower tiles (8 rows) one k at a time, and a 6×4 tile's last k when kc is odd:
+   * with two k in flight, GCC ran out of registers for 8 rows and they ran 25% slower. */
   for (; k < kc; k++)
     {
       if ((k & 1) == 0)
