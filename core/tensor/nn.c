@@ -237,6 +237,44 @@ affine_planes_job (int64_t p0, int64_t p1, gpointer data)
     }
 }
 
+/* Σ x[i] and Σ (x[i] - m)² over a run of n, in double, in 8 interleaved partial sums: one
+ * running sum waited on its own additions (4 cycles each), and training-mode batch_norm of a
+ * 64×56×56 input took 0.7 ms. */
+#define DEFINE_RUN_SUMS(name, T)                                                            \
+  static double                                                                             \
+  name##_sum (const T *x, int64_t n)                                                        \
+  {                                                                                         \
+    double p[8] = { 0 };                                                                    \
+    int64_t i = 0;                                                                          \
+    for (; i + 8 <= n; i += 8)                                                              \
+      for (int q = 0; q < 8; q++)                                                           \
+        p[q] += x[i + q];                                                                   \
+    for (; i < n; i++)                                                                      \
+      p[0] += x[i];                                                                         \
+    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));               \
+  }                                                                                         \
+  static double                                                                             \
+  name##_squares (const T *x, int64_t n, double m)                                          \
+  {                                                                                         \
+    double p[8] = { 0 };                                                                    \
+    int64_t i = 0;                                                                          \
+    for (; i + 8 <= n; i += 8)                                                              \
+      for (int q = 0; q < 8; q++)                                                           \
+        {                                                                                   \
+          double d = x[i + q] - m;                                                          \
+          p[q] += d * d;                                                                    \
+        }                                                                                   \
+    for (; i < n; i++)                                                                      \
+      {                                                                                     \
+        double d = x[i] - m;                                                                \
+        p[0] += d * d;                                                                      \
+      }                                                                                     \
+    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));               \
+  }
+DEFINE_RUN_SUMS (run_f64, double)
+DEFINE_RUN_SUMS (run_f32, float)
+#undef DEFINE_RUN_SUMS
+
 /* Mean and biased variance of a run, two-pass in double. */
 static void
 run_stats (const FxTensor *c, int64_t start, int64_t n, int64_t stride, int64_t count,
@@ -255,29 +293,19 @@ run_stats (const FxTensor *c, int64_t start, int64_t n, int64_t stride, int64_t 
     {
       const double *x = fx_tensor_data (c);
       for (int64_t r = 0; r < count; r++)
-        for (int64_t i = 0; i < n; i++)
-          s += x[start + r * stride + i];
+        s += run_f64_sum (x + start + r * stride, n);
       m = s / (double) total;
       for (int64_t r = 0; r < count; r++)
-        for (int64_t i = 0; i < n; i++)
-          {
-            double d = x[start + r * stride + i] - m;
-            ss += d * d;
-          }
+        ss += run_f64_squares (x + start + r * stride, n, m);
     }
   else
     {
       const float *x = fx_tensor_data (c);
       for (int64_t r = 0; r < count; r++)
-        for (int64_t i = 0; i < n; i++)
-          s += x[start + r * stride + i];
+        s += run_f32_sum (x + start + r * stride, n);
       m = s / (double) total;
       for (int64_t r = 0; r < count; r++)
-        for (int64_t i = 0; i < n; i++)
-          {
-            double d = x[start + r * stride + i] - m;
-            ss += d * d;
-          }
+        ss += run_f32_squares (x + start + r * stride, n, m);
     }
   *mean = m;
   *var = ss / (double) total;

@@ -113,6 +113,52 @@ seq_tensor (FxDType dt, int ndim, const int64_t *shape)
   return r;
 }
 
+/* Training-mode batch_norm over runs longer than its kernel's 8 partial sums (35 values a
+ * plane: 4 rounds of 8 and 3 left, 2 images), float32 and float64, against the statistics
+ * summed one by one in double here. */
+static void
+test_batch_norm_long_runs (void)
+{
+  const int64_t shape[4] = { 2, 3, 5, 7 }, N = 2, C = 3, S = 35;
+  FxDType dts[] = { FX_DTYPE_FLOAT32, FX_DTYPE_FLOAT64 };
+  for (guint d = 0; d < G_N_ELEMENTS (dts); d++)
+    {
+      GError *error = NULL;
+      FxTensor *x = seq_tensor (dts[d], 4, shape);
+      FxTensor *x64 = fx_tensor_to_dtype (x, FX_DTYPE_FLOAT64);
+      const double *xv = fx_tensor_data (x64);
+      FxTensor *want = fx_tensor_zeros (FX_DTYPE_FLOAT64, 4, shape);
+      double *wv = fx_tensor_data (want);
+      for (int64_t c = 0; c < C; c++)
+        {
+          double sum = 0, sq = 0;
+          for (int64_t n = 0; n < N; n++)
+            for (int64_t i = 0; i < S; i++)
+              sum += xv[(n * C + c) * S + i];
+          double mean = sum / (double) (N * S);
+          for (int64_t n = 0; n < N; n++)
+            for (int64_t i = 0; i < S; i++)
+              {
+                double dv = xv[(n * C + c) * S + i] - mean;
+                sq += dv * dv;
+              }
+          double invstd = 1.0 / sqrt (sq / (double) (N * S) + 1e-5);
+          for (int64_t n = 0; n < N; n++)
+            for (int64_t i = 0; i < S; i++)
+              wv[(n * C + c) * S + i] = (xv[(n * C + c) * S + i] - mean) * invstd;
+        }
+      FxTensor *y = fx_batch_norm (x, NULL, NULL, NULL, NULL, TRUE, 0.1, 1e-5, &error);
+      g_assert_no_error (error);
+      FxTensor *y64 = fx_tensor_to_dtype (y, FX_DTYPE_FLOAT64);
+      assert_close (y64, want, 1e-5, 1e-5, "batch_norm over runs of 35");
+      fx_tensor_unref (y64);
+      fx_tensor_unref (y);
+      fx_tensor_unref (want);
+      fx_tensor_unref (x64);
+      fx_tensor_unref (x);
+    }
+}
+
 static void
 test_dropout_contract (void)
 {
@@ -326,6 +372,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nn/running-stats", test_running_stats);
   g_test_add_func ("/nn/dropout", test_dropout_contract);
+  g_test_add_func ("/nn/batch-norm-long-runs", test_batch_norm_long_runs);
   g_test_add_func ("/nn/shuffles", test_shuffles);
   g_test_add_func ("/nn/empty", test_empty_inputs);
   g_test_add_func ("/nn/half", test_half);
