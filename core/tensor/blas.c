@@ -696,21 +696,23 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
     for (int v = 0; v < nv; v++)
       acc[i][v] = accumulate ? STREAM_LOAD (full, nv, v, last, c + i * ldc + 16 * v)
                              : _mm512_setzero_ps ();
-  /* One k: B's row k against the broadcast elements of A's rows. */
-#define STREAM_STEP(k)                                                                      \
+  /* One k: the nvs vectors of B's row at b_row against the broadcast elements of A's rows,
+   * a_i being row i's (an expression of i). */
+#define STREAM_FMAS(nvs, b_row, a_i)                                                        \
   do                                                                                        \
     {                                                                                       \
       __m512 bv[4];                                                                         \
-      for (int v = 0; v < nv; v++)                                                          \
-        bv[v] = STREAM_LOAD (full, nv, v, last, b + (k) * ldb + 16 * v);                    \
+      for (int v = 0; v < (nvs); v++)                                                       \
+        bv[v] = STREAM_LOAD (full, (nvs), v, last, (b_row) + 16 * v);                       \
       for (int i = 0; i < mr; i++)                                                          \
         {                                                                                   \
-          __m512 av = _mm512_set1_ps (a[i * lda + (k)]);                                    \
-          for (int v = 0; v < nv; v++)                                                      \
+          __m512 av = _mm512_set1_ps (a_i);                                                 \
+          for (int v = 0; v < (nvs); v++)                                                   \
             acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);                             \
         }                                                                                   \
     }                                                                                       \
   while (0)
+#define STREAM_STEP(k) STREAM_FMAS (nv, b + (k) * ldb, a[i * lda + (k)])
   /* A's rows come from memory (weights used once per forward): every other k, one line
    * STREAM_PREFETCH floats ahead in one of the rows, in turn, then into the tile that comes
    * next; the hardware's prefetchers left a third of the time of a product of cold weights
@@ -753,19 +755,7 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
       int pf_row = (int) ((k >> 1) % mr);
       int64_t pf_off = pf_row * lda;
 #define STREAM_PAIR_STEP(d)                                                                 \
-  do                                                                                        \
-    {                                                                                       \
-      __m512 bv[4];                                                                         \
-      for (int v = 0; v < 4; v++)                                                           \
-        bv[v] = STREAM_LOAD (full, 4, v, last, bk + (d) * ldb + 16 * v);                    \
-      for (int i = 0; i < mr; i++)                                                          \
-        {                                                                                   \
-          __m512 av = _mm512_set1_ps (i < 3 ? p0[i * lda + (d)] : p3[(i - 3) * lda + (d)]); \
-          for (int v = 0; v < 4; v++)                                                       \
-            acc[i][v] = _mm512_fmadd_ps (av, bv[v], acc[i][v]);                             \
-        }                                                                                   \
-    }                                                                                       \
-  while (0)
+  STREAM_FMAS (4, bk + (d) * ldb, i < 3 ? p0[i * lda + (d)] : p3[(i - 3) * lda + (d)])
 #define STREAM_PAIR(prefetch_at)                                                            \
   do                                                                                        \
     {                                                                                       \
@@ -804,6 +794,7 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
     }
 #undef STREAM_PREFETCH_A
 #undef STREAM_STEP
+#undef STREAM_FMAS
   /* the stores, each finished by fx_gemm_epilogue_vec (as FxGemmEpilogue orders it). Fully
    * unrolled, and acc only read: otherwise GCC kept the accumulators in memory, stored on
    * every k of the loop above (the tiles with a partial vector ran 25% slower). */

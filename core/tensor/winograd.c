@@ -266,6 +266,13 @@ copy_floats (float *dst, const float *src, int64_t n)
       dst[x] = src[x];
 }
 
+/* The floats from one output plane to the next: s->out_plane, or the planes' H·W when 0. */
+static inline int64_t
+output_plane (const FxWinogradShape *s)
+{
+  return s->out_plane ? s->out_plane : s->oh * s->ow;
+}
+
 /* Tile rows [r0, r1) of image n, those of block blk. */
 static inline void
 block_rows (const WinoJob *j, int64_t blk, int64_t *n, int64_t *r0, int64_t *r1)
@@ -472,7 +479,7 @@ output_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float 
   const gboolean ep_in_regs = ep != NULL && ep->residual == NULL;
   for (int64_t o = o0; o < o1; o++)
     {
-      float *plane = j->out + (n * s->o + o) * (s->out_plane ? s->out_plane : s->oh * s->ow);
+      float *plane = j->out + (n * s->o + o) * output_plane (s);
       const v16 zero = { 0 };
       const v16 bias = zero + (j->bias ? j->bias[o] : 0.f);
       const v16 scale = zero + (ep ? ep->scale_shift[2 * o] : 1.f);
@@ -813,8 +820,7 @@ residual_plane0 (const WinoJob *j, int64_t n, int64_t g)
   if (ep == NULL || ep->residual == NULL)
     return NULL;
   const FxWinogradShape *s = j->s;
-  const int64_t out_plane = s->out_plane ? s->out_plane : s->oh * s->ow;
-  return fx_conv_epilogue_residual_at (ep, j->out, j->out + (n * s->o + g) * out_plane);
+  return fx_conv_epilogue_residual_at (ep, j->out, j->out + (n * s->o + g) * output_plane (s));
 }
 
 /* Asks for the residual's lines that output_lanes_body adds to the group of tiles at tile
@@ -834,8 +840,7 @@ prefetch_residual_group (const WinoJob *j, const float *res_plane0, int nc, int 
     }
   if (ty >= r1)
     return;
-  const int64_t out_plane = s->out_plane ? s->out_plane : s->oh * s->ow;
-  const int64_t x0 = tx0 * m;
+  const int64_t out_plane = output_plane (s), x0 = tx0 * m;
   for (int i = 0; i < m && ty * m + i < s->oh; i++)
     {
       const float *at = res_plane0 + (ty * m + i) * s->ow + x0;
@@ -851,9 +856,10 @@ prefetch_residual_group (const WinoJob *j, const float *res_plane0, int nc, int 
  * channels' rows. The same operations in the same order as output_body (bias, then the
  * epilogue in registers without a residual, or, with one, after the transpose: the vector
  * step of conv2d_fused's row epilogue, inline — calling it row by row cost ResNet-18's
- * 56×56 layers a third of their time), so the same results, without first turning Mt into output_body's rows of channels (M): for
- * ResNet's 28×28 layers, 600 KB a thread written and read back, whose lines came from
- * memory, and that pass and the output transform took a quarter of the layer. */
+ * 56×56 layers a third of their time), so the same results, without first turning Mt into
+ * output_body's rows of channels (M): for ResNet's 28×28 layers, 600 KB a thread written and
+ * read back, whose lines came from memory, and that pass and the output transform took a
+ * quarter of the layer. */
 __attribute__ ((target ("avx512f,fma"))) ALWAYS_INLINE void
 output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const float *Mt,
                    int64_t ldm, int64_t mt_stride, const int a)
@@ -864,7 +870,7 @@ output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const 
   block_rows (j, blk, &n, &r0, &r1);
   const FxConvEpilogue *ep = j->ep;
   const gboolean ep_in_regs = ep != NULL && ep->residual == NULL;
-  const int64_t out_plane = s->out_plane ? s->out_plane : s->oh * s->ow;
+  const int64_t out_plane = output_plane (s);
   const v16 zero = { 0 };
   v16 rows[4][LANES];                             /* [output row][position]: 16 channels */
   for (int64_t g = o0; g < o1; g += LANES)
