@@ -190,8 +190,9 @@ test_stream_products (void)
  * multiple of 16 or 64 (49, 50, 17, 34: the last one or two as dot products; 80, 196, 212:
  * five vectors left, as blocks of 3 and 2), k over its 128-deep panels (one block of columns:
  * each tile of rows through a group of panels; over 512 KiB of B, several groups), strides
- * wider than the rows. Both sum the same k
- * products in different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
+ * wider than the rows, blocks of B that the first tile to take them copies for the others
+ * (rows far apart, three tiles of rows or more; k odd). Both sum the same k products in
+ * different orders, so they differ by at most ~2k·ε·Σ|a||b|. */
 static void
 test_stream_gemm (void)
 {
@@ -203,6 +204,7 @@ test_stream_gemm (void)
     { 20, 49, 4608 }, { 9, 64, 2600 },                   /* two groups of panels */
     { 17, 40, 700 }, { 9, 48, 800 },                     /* one deeper panel; two panels */
     { 12, 100, 1300 },                                   /* panels in each block of columns */
+    { 20, 300, 101 }, { 13, 700, 64 },                   /* blocks of B copied (StreamPack) */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
@@ -242,7 +244,7 @@ test_stream_gemm_epilogue (void)
 {
   static const int64_t shapes[][3] = {
     { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 9, 50, 200 }, { 17, 40, 150 },
-    { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 }, { 9, 100, 1700 },
+    { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 }, { 9, 100, 1700 }, { 20, 300, 101 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int steps = 0; steps < 16; steps++)
@@ -300,7 +302,8 @@ test_stream_gemm_epilogue (void)
 /* fx_sgemm_stream_shared: one product taken by two threads from both ends, or by one thread
  * as both sides, or by one side alone, gives fx_sgemm_stream's result bit for bit (with the
  * epilogue and a residual): blocks of columns of 4, 3 + 2 and partial vectors, several
- * panels, a rows-outer block with groups of panels and dot-product columns. */
+ * panels, a rows-outer block with groups of panels and dot-product columns, blocks of B
+ * copied by each side (side 1 coming from the back: by its 1-row tile). */
 typedef struct {
   int64_t m, n, k, lda, ldb, ldc;
   const float *a, *b;
@@ -324,7 +327,7 @@ test_stream_gemm_shared (void)
 {
   static const int64_t shapes[][3] = {
     { 256, 196, 1024 }, { 64, 784, 300 }, { 37, 212, 700 }, { 300, 49, 4608 }, { 20, 50, 200 },
-    { 5, 3, 10 },
+    { 5, 3, 10 }, { 13, 700, 120 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int how = 0; how < 3; how++)
