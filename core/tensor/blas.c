@@ -690,7 +690,8 @@ __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline
 stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const float *a,
              int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc,
              const __mmask16 *masks, gboolean accumulate, const float *dots, int64_t ld_dots,
-             int n_dots, float *cd, const TileEpilogue *ep, uintptr_t next_a, float *pack)
+             int n_dots, float *cd, const TileEpilogue *ep, uintptr_t next_a, float *pack,
+             gboolean fetch_c)
 {
   __m512 acc[STREAM_MR][4];
   const __mmask16 last = masks[nv - 1];
@@ -734,10 +735,12 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
     }                                                                                       \
   while (0)
   int64_t k = 0;
-  /* C's lines, which the tile will store, on their way while it multiplies: ResNet-50's
-   * 1×1 layers of 56×56 that expand 64 channels to 256 (a short k, a tile's 24 lines of C
-   * written every 64 k) ran 5-10% faster in a forward, the others the same */
-  if (!accumulate)
+  /* C's lines, which the tile will store, on their way while it multiplies, when C is
+   * large (fetch_c: several blocks of columns): ResNet-50's 1×1 layers of 56×56 that expand
+   * 64 channels to 256 (a short k, a tile's 24 lines of C written every 64 k) ran 5-10%
+   * faster in a forward, products of 784 columns 6-9% faster alone; products of one block
+   * (49 columns), whose C is small, gained nothing */
+  if (!accumulate && fetch_c)
     for (int i = 0; i < mr; i++)
       for (int v = 0; v < nv; v++)
         _mm_prefetch ((const char *) (c + i * ldc + 16 * v), _MM_HINT_T0);
@@ -955,16 +958,52 @@ stream_block (const StreamProduct *sp, int64_t b, StreamBlock *blk)
 #define STREAM_TILE_CASE(mr, nv, full)                                                      \
   case FX_TILE_ID (mr, nv) * 2 + (full):                                                    \
     stream_tile ((mr), (nv), (full), kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks,     \
-                 k0 > 0, dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, NULL);     \
-    break;
-/* the tiles that copy B's block as they go: full 4-vector blocks */
-#define STREAM_PACK_CASE(mr)                                                                \
-  case (mr):                                                                                \
-    stream_tile ((mr), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, FALSE,    \
-                 dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, pack_to);          \
+                 k0 > 0, dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, NULL,      \
+                 !blk->rows_outer);                                                         \
     break;
 /* each tile with and without a partial last vector */
 #define STREAM_TILE_CASES(mr, nv) STREAM_TILE_CASE (mr, nv, 0) STREAM_TILE_CASE (mr, nv, 1)
+
+/* The next block's B (this side's next, as it walks: up (step 1) or down), from memory into
+ * L2, a share of its rows with each tile of block blk. Out of line, as is the tile that
+ * copies B (below): inlined into sgemm_stream_avx512 with the other tiles, they left GCC
+ * short of registers there, and its 8-row tiles then reloaded a row pointer and ldb on
+ * every k (16-23% slower on ResNet's 7×7 images). */
+static __attribute__ ((noinline)) void
+stream_prefetch_next_block (const StreamProduct *sp, const StreamBlock *blk, int64_t mt,
+                            int64_t step)
+{
+  int64_t next_n0 = blk->n0 + 64 * step;
+  if (next_n0 < 0 || next_n0 + 64 > sp->n)
+    return;
+  int64_t r0 = mt * sp->k / blk->m_tiles, r1 = (mt + 1) * sp->k / blk->m_tiles;
+  const char *row = (const char *) (sp->b + r0 * sp->ldb + next_n0);
+  for (int64_t r = r0; r < r1; r++, row += sp->ldb * (int64_t) sizeof (float))
+    for (int line = 0; line < 4; line++)
+      _mm_prefetch (row + 64 * line, _MM_HINT_T1);
+}
+
+/* A tile of mr rows of a full 4-vector block, in one panel, that copies B's block to pack_to
+ * as it goes (StreamPack). */
+__attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
+stream_run_pack_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
+                      const float *ap, const float *bp, int64_t ldb, float *cp, const float *dp,
+                      const TileEpilogue *tile_ep, uintptr_t next_a, float *pack_to)
+{
+#define STREAM_PACK_CASE(r)                                                                 \
+  case (r):                                                                                 \
+    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, FALSE,     \
+                 dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, pack_to, TRUE);    \
+    break;
+  switch (mr)
+    {
+    STREAM_PACK_CASE (1) STREAM_PACK_CASE (2) STREAM_PACK_CASE (3)
+    STREAM_PACK_CASE (4) STREAM_PACK_CASE (5) STREAM_PACK_CASE (6)
+    default:
+      g_assert_not_reached ();
+    }
+#undef STREAM_PACK_CASE
+}
 
 /* Tile of rows mt of block blk, panel p; next_a: where A's block of the tile after it
  * starts, for prefetching (an integer: past A's end after the last tile, where prefetching
@@ -980,17 +1019,7 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
   float *pack_to = NULL;
   if (blk->packs)
     {
-      /* the next block's B (this side's next, as it walks: up or down), from memory into L2,
-       * a share of its rows with each tile of this block */
-      int64_t next_n0 = n0 + 64 * pack->step;
-      if (next_n0 >= 0 && next_n0 + 64 <= sp->n)
-        {
-          int64_t r0 = mt * sp->k / blk->m_tiles, r1 = (mt + 1) * sp->k / blk->m_tiles;
-          const char *row = (const char *) (sp->b + r0 * sp->ldb + next_n0);
-          for (int64_t r = r0; r < r1; r++, row += sp->ldb * (int64_t) sizeof (float))
-            for (int line = 0; line < 4; line++)
-              _mm_prefetch (row + 64 * line, _MM_HINT_T1);
-        }
+      stream_prefetch_next_block (sp, blk, mt, pack->step);
       if (pack->block == blk->index)
         {
           bp = pack->buf;
@@ -1017,13 +1046,7 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
     }
   int mr = (int) MIN ((int64_t) blk->mr_full, sp->m - m0);
   if (pack_to)
-    switch (mr)
-      {
-      STREAM_PACK_CASE (1) STREAM_PACK_CASE (2) STREAM_PACK_CASE (3)
-      STREAM_PACK_CASE (4) STREAM_PACK_CASE (5) STREAM_PACK_CASE (6)
-      default:
-        g_assert_not_reached ();
-      }
+    stream_run_pack_tile (sp, blk, mr, kc, ap, bp, ldb, cp, dp, tile_ep, next_a, pack_to);
   else
     switch (FX_TILE_ID (mr, blk->nv) * 2 + blk->full)
       {
