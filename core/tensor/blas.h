@@ -162,6 +162,12 @@ void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParalle
 guint64      fx_parallel_call_id        (void);
 gboolean     fx_scratch_holds           (GPrivate *tag, guint64 call, int64_t what);
 
+/* A buffer of at least `bytes` that the calling thread keeps between calls: `key` (a GPrivate
+ * of the caller's, G_PRIVATE_INIT (g_aligned_free)) holds it, `size_key` (G_PRIVATE_INIT
+ * (NULL)) its size; a smaller one is replaced. Multi-megabyte allocations on every call
+ * would cost page faults. Cache-line aligned: rows of whole cache lines start on one. */
+void        *fx_thread_buffer           (GPrivate *key, GPrivate *size_key, gsize bytes);
+
 /* Prefetches the cache lines of [begin, end) into L1, for reading or (for_write, a constant)
  * for writing: for kernels whose input was just written in the other core's cache, or whose
  * scratch was last used layers before, in patterns the hardware's prefetchers do not follow. */

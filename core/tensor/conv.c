@@ -737,26 +737,10 @@ static GPrivate cols_scratch_size = G_PRIVATE_INIT (NULL);
  * the first instead of gathering them again. */
 static GPrivate cols_made_key = G_PRIVATE_INIT (g_free);
 
-/* A buffer of at least `bytes` that this thread keeps between calls (in key, its size in
- * size_key): multi-megabyte allocations each time would cost page faults. Cache-line
- * aligned: rows of whole cache lines start on one. */
-static void *
-thread_buffer (GPrivate *key, GPrivate *size_key, gsize bytes)
-{
-  void *buf = g_private_get (key);
-  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (size_key)) < bytes)
-    {
-      buf = g_aligned_alloc (bytes, 1, 64);
-      g_private_replace (key, buf);
-      g_private_set (size_key, GSIZE_TO_POINTER (bytes));
-    }
-  return buf;
-}
-
 static void *
 scratch_buffer (gsize bytes)
 {
-  return thread_buffer (&cols_scratch, &cols_scratch_size, bytes);
+  return fx_thread_buffer (&cols_scratch, &cols_scratch_size, bytes);
 }
 
 /* Whether a product of `rows` output channels, `width` columns and depth k runs as
@@ -816,7 +800,7 @@ typedef struct {
   float *partial;    /* side 1's sums: og rows of ncols */
 } SplitKJob;
 
-/* The caller's buffer for side 1's sums (thread_buffer). */
+/* The caller's buffer for side 1's sums (fx_thread_buffer). */
 static GPrivate partial_scratch = G_PRIVATE_INIT (g_aligned_free);
 static GPrivate partial_scratch_size = G_PRIVATE_INIT (NULL);
 
@@ -1257,7 +1241,7 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
       if (!j.direct && cg >= 2 && g->kh * g->kw > 1)
         {
           SplitKJob sk = { &j, cg / 2,
-                           thread_buffer (&partial_scratch, &partial_scratch_size,
+                           fx_thread_buffer (&partial_scratch, &partial_scratch_size,
                                           sizeof (float) * og * ncols) };
           fx_blas_enter_single_threaded ();
           fx_parallel_for (2, 1, split_k_side, &sk);

@@ -1011,15 +1011,8 @@ static GPrivate scratch_size[N_SCRATCH] = {
 static float *
 scratch (int which, gsize floats)
 {
-  float *buf = g_private_get (&scratch_key[which]);
-  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&scratch_size[which])) < floats)
-    {
-      /* cache-line aligned: a vector store then writes one line, not two */
-      buf = g_aligned_alloc (floats, sizeof (float), 64);
-      g_private_replace (&scratch_key[which], buf);
-      g_private_set (&scratch_size[which], GSIZE_TO_POINTER (floats));
-    }
-  return buf;
+  /* cache-line aligned: a vector store then writes one line, not two */
+  return fx_thread_buffer (&scratch_key[which], &scratch_size[which], floats * sizeof (float));
 }
 
 static float *
