@@ -873,11 +873,14 @@ typedef struct {
  * fetches a share of the next block's rows into L2, and the later tiles read the copy. On
  * ResNet-50's shapes (one thread, B just written, with and without alternating in one process)
  * 64×3136×256 took 24% less time, 256×3136×64 17%, 128×784×512 13%; B laid out by blocks
- * would gain 5-10% more. */
-#define STREAM_PACK_K 768
+ * would gain 5-10% more. A k of two panels is copied panel by panel, as the first tile runs
+ * them: 256×196×1024 and 512×196×1024 (ResNet-50's 14×14 stage) took 10% less time, and
+ * 256×192×768 11% (one process, alternating builds). */
+#define STREAM_PACK_K 1024
 typedef struct {
   float *buf;       /* STREAM_PACK_K × 64 floats, this thread's */
   int64_t block;    /* the block in buf, or -1 */
+  int64_t rows;     /* how many of its rows (whole panels) */
   int64_t step;     /* +1 or -1: the way this side walks through the blocks */
 } StreamPack;
 
@@ -943,9 +946,9 @@ stream_block (const StreamProduct *sp, int64_t b, StreamBlock *blk)
   blk->m_tiles = (sp->m + blk->mr_full - 1) / blk->mr_full;
   blk->rows_outer = n0 == 0 && sp->n <= 16 * blk->nv;
   blk->group = 1;
-  /* worth a copy: rows far apart, read by three tiles or more, in one panel */
+  /* worth a copy: rows far apart, read by three tiles or more */
   blk->packs = blk->nv == 4 && blk->full && !blk->rows_outer && blk->m_tiles >= 3
-               && sp->panels == 1 && sp->k <= STREAM_PACK_K && sp->ldb > 64;
+               && sp->k <= STREAM_PACK_K && sp->ldb > 64;
   if (blk->rows_outer)
     {
       int64_t most = MAX ((int64_t) 1, STREAM_GROUP_BYTES
@@ -988,11 +991,12 @@ stream_prefetch_next_block (const StreamProduct *sp, const StreamBlock *blk, int
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
 stream_run_pack_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
                       const float *ap, const float *bp, int64_t ldb, float *cp, const float *dp,
-                      const TileEpilogue *tile_ep, uintptr_t next_a, float *pack_to)
+                      const TileEpilogue *tile_ep, uintptr_t next_a, float *pack_to,
+                      gboolean accumulate)
 {
 #define STREAM_PACK_CASE(r)                                                                 \
   case (r):                                                                                 \
-    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, FALSE,     \
+    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, accumulate,\
                  dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, pack_to, TRUE);    \
     break;
   switch (mr)
@@ -1019,16 +1023,18 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
   float *pack_to = NULL;
   if (blk->packs)
     {
-      stream_prefetch_next_block (sp, blk, mt, pack->step);
-      if (pack->block == blk->index)
+      if (p == 0)
+        stream_prefetch_next_block (sp, blk, mt, pack->step);
+      if (pack->block == blk->index && k0 < pack->rows)
         {
-          bp = pack->buf;
+          bp = pack->buf + k0 * 64;
           ldb = 64;
         }
-      else
+      else if (pack->block == blk->index ? k0 == pack->rows : p == 0)
         {
-          pack_to = pack->buf;
+          pack_to = pack->buf + k0 * 64;
           pack->block = blk->index;
+          pack->rows = k0 + kc;
         }
     }
   const float *ap = sp->a + m0 * sp->lda + k0;
@@ -1046,7 +1052,8 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
     }
   int mr = (int) MIN ((int64_t) blk->mr_full, sp->m - m0);
   if (pack_to)
-    stream_run_pack_tile (sp, blk, mr, kc, ap, bp, ldb, cp, dp, tile_ep, next_a, pack_to);
+    stream_run_pack_tile (sp, blk, mr, kc, ap, bp, ldb, cp, dp, tile_ep, next_a, pack_to,
+                          k0 > 0);
   else
     switch (FX_TILE_ID (mr, blk->nv) * 2 + blk->full)
       {
@@ -1136,7 +1143,7 @@ sgemm_stream_avx512 (const StreamProduct *sp, FxGemmShare *share, int side)
 {
   StreamBlock blk;
   int64_t blk_first = -1, blk_units = 0;   /* the block in blk: its units' range */
-  StreamPack pack = { pack_buffer (), -1, side ? -1 : 1 };
+  StreamPack pack = { pack_buffer (), -1, 0, side ? -1 : 1 };
   int64_t claimed = 0, count = 0;
   for (int64_t done = 0;; done++)
     {
