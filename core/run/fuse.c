@@ -1,7 +1,8 @@
 /* fuse.c: Conv2d → BatchNorm2d (→ add) (→ ReLU) chains of a plan run as one step through
  * fx_tensor_conv2d_fused(), which applies the eval-mode BatchNorm, a residual add (ResNet's
  * blocks) and the ReLU to each conv output tile while it is in cache — bit for bit what the
- * nodes give one by one. */
+ * nodes give one by one. A chain without an add may end with a MaxPool2d (ResNet's stem),
+ * run by fx_tensor_conv2d_fused_max_pool(). */
 #include "run/run-private.h"
 #include "ops/grad.h"
 #include "ops/layers.h"
@@ -96,6 +97,14 @@ residual_add_of (const Instr *in, int from)
   return -1;
 }
 
+/* A MaxPool2d module reading slot `from` only. */
+static gboolean
+is_max_pool_of (ExecPlan *plan, const Instr *in, int from)
+{
+  return in->op == FX_OP_CALL_MODULE && reads_only (in, from)
+         && is_layer (module_now (plan, in, FALSE), "MaxPool2d");
+}
+
 static void mark_padded_planes (ExecPlan *plan, const int *n_uses);
 static FuseSpots *fuse_spots_new (void);
 
@@ -106,6 +115,7 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
     {
       plan->instrs[i].fused_head = -1;
       plan->instrs[i].fuse_residual_arg = -1;
+      plan->instrs[i].fuse_pool = FALSE;
     }
   /* Only consecutive instructions: the chain then runs where its first node stood, and
    * nothing between its nodes can observe (or free) the values it skips. */
@@ -128,6 +138,13 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
       if (last + 1 < plan->n_instrs && n_uses[last] == 1
           && is_relu_of (plan, &plan->instrs[last + 1], last))
         len++;
+      last = i + len - 1;
+      if (conv->fuse_residual_arg < 0 && last + 1 < plan->n_instrs && n_uses[last] == 1
+          && is_max_pool_of (plan, &plan->instrs[last + 1], last))
+        {
+          conv->fuse_pool = TRUE;
+          len++;
+        }
       conv->fuse_len = len;
       fx_run_fuse_spots_free (conv->fuse_spots);
       conv->fuse_spots = fuse_spots_new ();
@@ -174,7 +191,8 @@ static const FxValue none_value = { .kind = FX_VALUE_NONE };
  * a key string per lookup was a good part of a chain's set-up. */
 typedef enum {
   KEY_WEIGHT, KEY_BIAS, KEY_RUNNING_MEAN, KEY_RUNNING_VAR, KEY_EPS, KEY_PADDING_MODE,
-  KEY_PADDING, KEY_GROUPS, KEY_STRIDE, KEY_DILATION, N_KEYS
+  KEY_PADDING, KEY_GROUPS, KEY_STRIDE, KEY_DILATION, KEY_KERNEL_SIZE, KEY_CEIL_MODE,
+  KEY_RETURN_INDICES, N_KEYS
 } AttrKey;
 
 static const FxValue *
@@ -182,7 +200,7 @@ attr_key (AttrKey k)
 {
   static const char *const names[N_KEYS] = {
     "weight", "bias", "running_mean", "running_var", "eps", "padding_mode", "padding",
-    "groups", "stride", "dilation",
+    "groups", "stride", "dilation", "kernel_size", "ceil_mode", "return_indices",
   };
   static FxValue keys[N_KEYS];
   static gsize made;
@@ -295,6 +313,36 @@ conv_params_of (const FxModule *m, DictSpot (*spots)[N_KEYS], FxConvParams *p)
          && int_pair (attr (m, KEY_DILATION, spots), p->dilation, &p->n_dilation, 2);
 }
 
+/* An int, or a tuple / list of one or two ints (MaxPool2d's kernel_size and the like). */
+static gboolean
+pool_ints (const FxValue *v, int64_t *out, int *n_out)
+{
+  if (v->kind == FX_VALUE_INT)
+    {
+      out[0] = v->i;
+      *n_out = 1;
+      return TRUE;
+    }
+  return (v->kind == FX_VALUE_TUPLE || v->kind == FX_VALUE_LIST)
+         && (v->seq->len == 1 || v->seq->len == 2) && int_pair (v, out, n_out, (int) v->seq->len);
+}
+
+/* The parameters of a MaxPool2d without indices, or FALSE (anything else runs unfused). */
+static gboolean
+max_pool_params_of (const FxModule *m, FxPoolParams *p)
+{
+  const FxValue *ceil = attr (m, KEY_CEIL_MODE, NULL);
+  const FxValue *indices = attr (m, KEY_RETURN_INDICES, NULL);
+  memset (p, 0, sizeof *p);
+  if (ceil->kind != FX_VALUE_BOOL || indices->kind != FX_VALUE_BOOL || indices->b)
+    return FALSE;
+  p->ceil_mode = ceil->b;
+  return pool_ints (attr (m, KEY_KERNEL_SIZE, NULL), p->kernel, &p->n_kernel)
+         && pool_ints (attr (m, KEY_STRIDE, NULL), p->stride, &p->n_stride)
+         && pool_ints (attr (m, KEY_PADDING, NULL), p->padding, &p->n_padding)
+         && pool_ints (attr (m, KEY_DILATION, NULL), p->dilation, &p->n_dilation);
+}
+
 const PlanArg *
 fx_run_fuse_residual_arg (const Instr *head)
 {
@@ -310,7 +358,9 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
    * one, which also gives their own errors. */
   int n_before_relu = head->fuse_residual_arg >= 0 ? 3 : 2;
   const Instr *bn_in = head + 1;
-  const Instr *relu_in = head->fuse_len > n_before_relu ? head + n_before_relu : NULL;
+  const Instr *relu_in = head->fuse_len - (head->fuse_pool ? 1 : 0) > n_before_relu
+                         ? head + n_before_relu : NULL;
+  const Instr *pool_in = head->fuse_pool ? head + head->fuse_len - 1 : NULL;
   FxModule *conv = module_now (plan, head, cache), *bn = module_now (plan, bn_in, cache);
   FuseSpots *spots = cache ? head->fuse_spots : NULL;
   DictSpot (*conv_spots)[N_KEYS] = spots ? spots->conv : NULL;
@@ -323,6 +373,11 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
     return FX_FUSE_FALLBACK;
   if (relu_in != NULL && relu_in->op == FX_OP_CALL_MODULE
       && !is_layer (module_now (plan, relu_in, cache), "ReLU"))
+    return FX_FUSE_FALLBACK;
+  FxModule *pool_module = pool_in ? module_now (plan, pool_in, cache) : NULL;
+  FxPoolParams pool;
+  if (pool_in != NULL
+      && (!is_layer (pool_module, "MaxPool2d") || !max_pool_params_of (pool_module, &pool)))
     return FX_FUSE_FALLBACK;
   FxTensor *weight = f32_attr (conv, KEY_WEIGHT, conv_spots, -1), *bias, *gamma, *beta;
   if (weight == NULL || weight->ndim != 4
@@ -352,12 +407,16 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
   FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL,
                         .pad_planes = head->fuse_pad_planes,
                         .residual = residual ? residual->tensor : NULL };
-  FxTensor *out = fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
+  FxTensor *out = pool_in ? fx_tensor_conv2d_fused_max_pool (input->tensor, weight, bias, &p,
+                                                             &ep, &pool, error)
+                          : fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
   if (out == NULL)
     return FX_FUSE_ERROR;
-  /* what autograd would have recorded last: the ReLU, the residual add or the BatchNorm */
+  /* what autograd would have recorded last: the pool, the ReLU, the residual add or the
+   * BatchNorm */
   const FxTensor *read[] = { input->tensor, weight, bias, gamma, beta, ep.residual };
-  fx_grad_record_named (relu_in != NULL ? "ReluBackward0"
+  fx_grad_record_named (pool_in != NULL ? "MaxPool2DWithIndicesBackward0"
+                        : relu_in != NULL ? "ReluBackward0"
                         : residual != NULL ? "AddBackward0" : "NativeBatchNormBackward0",
                         read, G_N_ELEMENTS (read), out);
   *result = fx_value_take_tensor (out);

@@ -56,13 +56,15 @@ typedef struct {
   /* slots whose last reader this instruction is */
   int *frees;
   int n_frees;
-  /* Conv2d → BatchNorm2d (→ add) (→ ReLU) fusion (fuse.c): on the conv instruction, the length of
+  /* Conv2d → BatchNorm2d (→ add) (→ ReLU) (→ MaxPool2d) fusion (fuse.c): on the conv instruction, the length of
    * the chain it heads (0: none); on the others, the head's index (-1: not in a chain). */
   int fuse_len;
   int fused_head;
   /* on the head: which argument of the chain's third node is the residual it adds (0 or 1;
    * -1: the chain has no add) */
   int fuse_residual_arg;
+  /* on the head: the chain ends with a MaxPool2d of its value (chains without an add) */
+  gboolean fuse_pool;
   /* on the head: the chain's value is read only by chains (as their conv's input or their
    * residual), which take its planes padded to whole cache lines (FxConvEpilogue.pad_planes) */
   gboolean fuse_pad_planes;

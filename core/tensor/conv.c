@@ -7,6 +7,7 @@
  * convolutions run as 2-d ones of height 1, as in ATen. */
 #include "tensor/conv.h"
 
+#include <math.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1053,69 +1054,190 @@ stem_tile (const StemJob *j, const float *phases, int64_t oy, int64_t x0, int64_
     stem_tile (j, phases, oy, x0, o0, (mr), (nv), out_row, plane, last, &gep);              \
     break;
 
-/* output rows (image, oy) [begin, end), all channels */
+/* Output row oy of image n, all channels, at out_row (channel o's row at out_row + o·plane;
+ * ep's residual, if any, laid out as the output, whose first row is j->out's). */
 __attribute__ ((target ("avx512f"))) static void
-stem_rows (const StemJob *j, int64_t begin, int64_t end)
+stem_row (const StemJob *j, int64_t n, int64_t oy, float *out_row, int64_t plane)
 {
+  const Geom *g = j->g;
+  const float *phases = j->phases + n * g->c * 4 * j->ph_rows * j->ph_cols;
+  const FxConvEpilogue *ep = j->ep;
+  FxGemmEpilogue gep = gemm_epilogue (
+    ep, j->bias, 0, ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane);
+  for (int64_t x0 = 0; x0 < g->ow; x0 += 64)
+    {
+      int nv = (int) MIN ((int64_t) 4, (g->ow - x0 + 15) / 16);
+      int64_t left = g->ow - x0 - 16 * (nv - 1);
+      __mmask16 last = left >= 16 ? (__mmask16) 0xffff : (__mmask16) ((1u << left) - 1);
+      int mr_full = FX_TILE_ROWS (nv);
+      for (int64_t o0 = 0; o0 < g->o; o0 += mr_full)
+        switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, g->o - o0), nv))
+          {
+          FX_TILE_CASES (STEM_TILE_CASE)
+          default:
+            g_assert_not_reached ();
+          }
+    }
+}
+
+/* output rows (image, oy) [begin, end), all channels */
+static void
+stem_rows_job (int64_t begin, int64_t end, gpointer data)
+{
+  const StemJob *j = data;
   const Geom *g = j->g;
   const int64_t plane = g->oh * g->ow;
   for (int64_t t = begin; t < end; t++)
     {
       int64_t n = t / g->oh, oy = t % g->oh;
-      const float *phases = j->phases + n * g->c * 4 * j->ph_rows * j->ph_cols;
-      float *out_row = j->out + n * g->o * plane + oy * g->ow;
-      const FxConvEpilogue *ep = j->ep;
-      FxGemmEpilogue gep = gemm_epilogue (
-        ep, j->bias, 0, ep ? fx_conv_epilogue_residual_at (ep, j->out, out_row) : NULL, plane);
-      for (int64_t x0 = 0; x0 < g->ow; x0 += 64)
+      stem_row (j, n, oy, j->out + n * g->o * plane + oy * g->ow, plane);
+    }
+}
+
+/* ---- the stem and a 3×3 stride-2 max pool after it (ResNet's), in one pass ----
+ * Each pooled row py is the maximum over the stem's rows 2py-1, 2py and 2py+1 (those inside
+ * the image), then over columns 2px-1 ... 2px+1: a thread computes the stem's rows into a
+ * ring of STEM_RING rows per channel and pools them while they are in its cache, instead
+ * of writing the whole stem output (3.2 MB for ResNet) and reading it back. Rows that
+ * follow the thread's previous pooled row are already in the ring; a thread's first row of
+ * a range computes row 2py-1 again. The maxima are taken in the order max_pool2d's
+ * separable kernel (pool.c) takes them, with its rule for NaN, so the result is
+ * max_pool2d (the stem's output) bit for bit. */
+#define STEM_RING 4
+
+typedef struct {
+  const StemJob *stem;
+  float *out;                 /* [n][o][poh][pow] */
+  int64_t poh, pow;
+} StemPoolJob;
+
+static GPrivate stem_ring_key = G_PRIVATE_INIT (g_aligned_free);
+static GPrivate stem_ring_size = G_PRIVATE_INIT (NULL);
+
+/* lanes of m that take v: v is larger, or NaN (pool.c's rule) */
+#define STEM_POOL_TAKE(v, m) \
+  (_mm512_cmp_ps_mask ((v), (m), _CMP_GT_OQ) | _mm512_cmp_ps_mask ((v), (v), _CMP_UNORD_Q))
+
+/* pooled row py of every channel, from the ring's stem rows [r0, r1) */
+__attribute__ ((target ("avx512f"))) static void
+stem_pool_row (const StemPoolJob *pj, const float *ring, int64_t n, int64_t py, int64_t r0,
+               int64_t r1, float *row)
+{
+  const Geom *g = pj->stem->g;
+  const __m512 neg_inf = _mm512_set1_ps (-INFINITY);
+  const __m512i evens = _mm512_set_epi32 (30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
+                                          2, 0);
+  for (int64_t o = 0; o < g->o; o++)
+    {
+      const float *plane = ring + o * STEM_RING * g->ow;
+      /* the column-wise maximum of the window's rows, at row[1 + x] (row[0] and the cells
+       * past the last column stay -inf) */
+      for (int64_t x = 0; x < g->ow; x += 16)
         {
-          int nv = (int) MIN ((int64_t) 4, (g->ow - x0 + 15) / 16);
-          int64_t left = g->ow - x0 - 16 * (nv - 1);
-          __mmask16 last = left >= 16 ? (__mmask16) 0xffff : (__mmask16) ((1u << left) - 1);
-          int mr_full = FX_TILE_ROWS (nv);
-          for (int64_t o0 = 0; o0 < g->o; o0 += mr_full)
-            switch (FX_TILE_ID ((int) MIN ((int64_t) mr_full, g->o - o0), nv))
-              {
-              FX_TILE_CASES (STEM_TILE_CASE)
-              default:
-                g_assert_not_reached ();
-              }
+          __mmask16 k = g->ow - x >= 16 ? 0xffff : (__mmask16) ((1u << (g->ow - x)) - 1);
+          __m512 m = neg_inf;
+          for (int64_t r = r0; r < r1; r++)
+            {
+              __m512 v = _mm512_maskz_loadu_ps (k, plane + (r % STEM_RING) * g->ow + x);
+              m = _mm512_mask_mov_ps (m, STEM_POOL_TAKE (v, m), v);
+            }
+          _mm512_mask_storeu_ps (row + 1 + x, k, m);
+        }
+      float *dst = pj->out + ((n * g->o + o) * pj->poh + py) * pj->pow;
+      for (int64_t x = 0; x < pj->pow; x += 16)
+        {
+          __mmask16 k = pj->pow - x >= 16 ? 0xffff : (__mmask16) ((1u << (pj->pow - x)) - 1);
+          __m512 m = neg_inf;
+          for (int kj = 0; kj < 3; kj++)
+            {
+              const float *src = row + kj + 2 * x;
+              __m512 v = _mm512_permutex2var_ps (_mm512_loadu_ps (src), evens,
+                                                 _mm512_loadu_ps (src + 16));
+              m = _mm512_mask_mov_ps (m, STEM_POOL_TAKE (v, m), v);
+            }
+          _mm512_mask_storeu_ps (dst + x, k, m);
         }
     }
 }
 
-static void
-stem_rows_job (int64_t begin, int64_t end, gpointer data)
+/* pooled rows (image, py) [begin, end), all channels */
+__attribute__ ((target ("avx512f"))) static void
+stem_pool_job (int64_t begin, int64_t end, gpointer data)
 {
-  stem_rows (data, begin, end);
+  const StemPoolJob *pj = data;
+  const Geom *g = pj->stem->g;
+  int64_t ring_floats = g->o * STEM_RING * g->ow;
+  /* the row buffer: column c at 1 + c, -inf around (the last vector's reads pass the end) */
+  int64_t row_floats = 2 * pj->pow + 2 + 32;
+  float *ring = fx_thread_buffer (&stem_ring_key, &stem_ring_size,
+                                  sizeof (float) * (ring_floats + row_floats));
+  float *row = ring + ring_floats;
+  for (int64_t b = 0; b < row_floats; b++)
+    row[b] = -INFINITY;
+  int64_t ring_n = -1, ring_end = 0;   /* the ring holds rows up to ring_end of image ring_n */
+  for (int64_t t = begin; t < end; t++)
+    {
+      int64_t n = t / pj->poh, py = t % pj->poh;
+      int64_t r0 = MAX ((int64_t) 0, 2 * py - 1), r1 = MIN (g->oh, 2 * py + 2);
+      int64_t from = n == ring_n && ring_end > r0 && ring_end <= r1 ? ring_end : r0;
+      for (int64_t r = from; r < r1; r++)
+        stem_row (pj->stem, n, r, ring + (r % STEM_RING) * g->ow, STEM_RING * g->ow);
+      ring_n = n;
+      ring_end = r1;
+      stem_pool_row (pj, ring, n, py, r0, r1, row);
+    }
+}
+
+/* j for the stem of g, with its phase planes made (held by the returned tensor). */
+static FxTensor *
+stem_prepare (StemJob *j, const Geom *g, const float *in, const float *w, const float *bias,
+              float *out, const FxConvEpilogue *ep)
+{
+  *j = (StemJob) { g, in, w, bias, out, ep, NULL, 0, 0, g->c * g->kh * g->kw };
+  /* rows oy + ki/2 for every output row; columns up to the last vector's lanes past ow */
+  j->ph_rows = g->oh + (g->kh - 1) / 2;
+  j->ph_cols = (g->ow + 15) / 16 * 16 + (g->kw - 1) / 2;
+  int64_t kk = 0;
+  for (int64_t c = 0; c < g->c; c++)
+    for (int64_t ki = 0; ki < g->kh; ki++)
+      for (int64_t kj = 0; kj < g->kw; kj++, kk++)
+        j->tap_offsets[kk] = ((c * 2 + (ki & 1)) * 2 + (kj & 1)) * j->ph_rows * j->ph_cols
+                             + (ki / 2) * j->ph_cols + kj / 2;
+  gsize floats = (gsize) (g->n * g->c * 4 * j->ph_rows * j->ph_cols);
+  /* a tensor's storage, which goes back to the cache of big buffers for the next call:
+   * a plain malloc of this size (0.7 MB for ResNet's stem) may be a fresh mmap whose pages
+   * fault in on every call */
+  int64_t shape[1] = { (int64_t) floats };
+  FxTensor *phases = fx_tensor_new_uninit (FX_DTYPE_FLOAT32, 1, shape);
+  j->phases = fx_tensor_data (phases);
+  fx_parallel_for (g->n * g->c * 4, 1, stem_phase_job, j);
+  return phases;
 }
 
 static void
 conv_stem (const Geom *g, const float *in, const float *w, const float *bias, float *out,
            const FxConvEpilogue *ep)
 {
-  StemJob j = { g, in, w, bias, out, ep, NULL, 0, 0, g->c * g->kh * g->kw };
-  /* rows oy + ki/2 for every output row; columns up to the last vector's lanes past ow */
-  j.ph_rows = g->oh + (g->kh - 1) / 2;
-  j.ph_cols = (g->ow + 15) / 16 * 16 + (g->kw - 1) / 2;
-  int64_t kk = 0;
-  for (int64_t c = 0; c < g->c; c++)
-    for (int64_t ki = 0; ki < g->kh; ki++)
-      for (int64_t kj = 0; kj < g->kw; kj++, kk++)
-        j.tap_offsets[kk] = ((c * 2 + (ki & 1)) * 2 + (kj & 1)) * j.ph_rows * j.ph_cols
-                            + (ki / 2) * j.ph_cols + kj / 2;
-  gsize floats = (gsize) (g->n * g->c * 4 * j.ph_rows * j.ph_cols);
-  /* a tensor's storage, which goes back to the cache of big buffers for the next call:
-   * a plain malloc of this size (0.7 MB for ResNet's stem) may be a fresh mmap whose pages
-   * fault in on every call */
-  int64_t shape[1] = { (int64_t) floats };
-  g_autoptr (FxTensor) phases = fx_tensor_new_uninit (FX_DTYPE_FLOAT32, 1, shape);
-  j.phases = fx_tensor_data (phases);
-  fx_parallel_for (g->n * g->c * 4, 1, stem_phase_job, &j);
+  StemJob j;
+  g_autoptr (FxTensor) phases = stem_prepare (&j, g, in, w, bias, out, ep);
   /* rows in order: the calling thread takes the top ones, the other the bottom ones, as the
    * pool after the stem splits its rows */
   fx_parallel_for (g->n * g->oh, MAX ((int64_t) 1, 4096 / MAX (g->o * g->ow / 16, 1)),
                    stem_rows_job, &j);
+}
+
+/* The stem of g (ep without a residual) pooled by a 3×3 stride-2 max pool of padding 1 into
+ * out [n][o][poh][pow]. */
+static void
+conv_stem_max_pool (const Geom *g, const float *in, const float *w, const float *bias,
+                    const FxConvEpilogue *ep, float *out, int64_t poh, int64_t pow)
+{
+  StemJob j;
+  g_autoptr (FxTensor) phases = stem_prepare (&j, g, in, w, bias, NULL, ep);
+  StemPoolJob pj = { &j, out, poh, pow };
+  /* a few pooled rows at least to a task: a task's first row computes a stem row again */
+  fx_parallel_for (g->n * poh, MAX ((int64_t) 4, 4096 / MAX (g->o * g->ow / 16, 1)),
+                   stem_pool_job, &pj);
 }
 #else
 static gboolean
@@ -1128,6 +1250,13 @@ stem_applies (const Geom *g)
 static void
 conv_stem (const Geom *g, const float *in, const float *w, const float *bias, float *out,
            const FxConvEpilogue *ep)
+{
+  g_assert_not_reached ();
+}
+
+static void
+conv_stem_max_pool (const Geom *g, const float *in, const float *w, const float *bias,
+                    const FxConvEpilogue *ep, float *out, int64_t poh, int64_t pow)
 {
   g_assert_not_reached ();
 }
@@ -1831,6 +1960,82 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
       return out;
     }
   return convolution (input, weight, bias, p, FALSE, ep, error);
+}
+
+/* The value of a pooling parameter given as n_v values (1 or 2) in dimension d. */
+static int64_t
+pool_param (int n_v, const int64_t *v, int d, int64_t omitted)
+{
+  return n_v == 0 ? omitted : v[n_v == 1 ? 0 : d];
+}
+
+/* Whether (input, weight, bias, p, ep) is a stem that conv_stem_max_pool takes with `pool`
+ * (kernel 3, stride 2, padding 1, dilation 1, floor mode), and then its geometry in *g. */
+static gboolean
+stem_max_pool_applies (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                       const FxConvParams *p, const FxConvEpilogue *ep, const FxPoolParams *pool,
+                       Geom *g)
+{
+  if (p->padding_mode != NULL || p->groups != 1 || (ep != NULL && ep->residual != NULL)
+      || input->ndim != 4 || weight->ndim != 4 || input->dtype != FX_DTYPE_FLOAT32
+      || weight->dtype != FX_DTYPE_FLOAT32 || input->shape[0] < 1 || input->shape[1] < 1
+      || weight->shape[1] != input->shape[1] || weight->shape[0] < 1
+      || !fx_tensor_is_contiguous (input) || !fx_tensor_is_contiguous (weight)
+      || (bias != NULL && (bias->dtype != FX_DTYPE_FLOAT32 || bias->ndim != 1
+                           || bias->shape[0] != weight->shape[0]
+                           || !fx_tensor_is_contiguous (bias)))
+      || (p->n_stride != 1 && p->n_stride != 2) || (p->n_padding != 1 && p->n_padding != 2)
+      || (p->n_dilation != 1 && p->n_dilation != 2) || pool->ceil_mode
+      || (pool->n_kernel != 1 && pool->n_kernel != 2))
+    return FALSE;
+  for (int d = 0; d < 2; d++)
+    if (pool_param (pool->n_kernel, pool->kernel, d, 0) != 3
+        || pool_param (pool->n_stride, pool->stride, d, 3) != 2
+        || pool_param (pool->n_padding, pool->padding, d, 0) != 1
+        || pool_param (pool->n_dilation, pool->dilation, d, 1) != 1)
+      return FALSE;
+  *g = (Geom) { 0 };
+  g->n = input->shape[0];
+  g->c = input->shape[1];
+  g->h = input->shape[2];
+  g->w = input->shape[3];
+  g->o = weight->shape[0];
+  g->kh = weight->shape[2];
+  g->kw = weight->shape[3];
+  g->sh = pool_param (p->n_stride, p->stride, 0, 1);
+  g->sw = pool_param (p->n_stride, p->stride, 1, 1);
+  g->ph = pool_param (p->n_padding, p->padding, 0, 0);
+  g->pw = pool_param (p->n_padding, p->padding, 1, 0);
+  g->dh = pool_param (p->n_dilation, p->dilation, 0, 1);
+  g->dw = pool_param (p->n_dilation, p->dilation, 1, 1);
+  g->groups = 1;
+  if (g->ph < 0 || g->pw < 0 || g->h + 2 * g->ph < g->kh || g->w + 2 * g->pw < g->kw)
+    return FALSE;
+  g->oh = (g->h + 2 * g->ph - g->kh) / 2 + 1;
+  g->ow = (g->w + 2 * g->pw - g->kw) / 2 + 1;
+  g->in_plane = g->h * g->w;
+  g->out_plane = g->oh * g->ow;
+  /* the pool's windows need at least its padding's worth of image */
+  return g->oh >= 2 && g->ow >= 2 && stem_applies (g);
+}
+
+FxTensor *
+fx_tensor_conv2d_fused_max_pool (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                 const FxConvParams *p, const FxConvEpilogue *ep,
+                                 const FxPoolParams *pool, GError **error)
+{
+  Geom g;
+  if (stem_max_pool_applies (input, weight, bias, p, ep, pool, &g))
+    {
+      int64_t shape[4] = { g.n, g.o, (g.oh - 1) / 2 + 1, (g.ow - 1) / 2 + 1 };
+      FxTensor *out = fx_tensor_new_uninit (FX_DTYPE_FLOAT32, 4, shape);
+      conv_stem_max_pool (&g, fx_tensor_data (input), fx_tensor_data (weight),
+                          bias ? fx_tensor_data (bias) : NULL, ep, fx_tensor_data (out),
+                          shape[2], shape[3]);
+      return out;
+    }
+  g_autoptr (FxTensor) conv = fx_tensor_conv2d_fused (input, weight, bias, p, ep, error);
+  return conv ? fx_tensor_max_pool2d (conv, pool, NULL, error) : NULL;
 }
 
 static FxTensor *

@@ -70,6 +70,16 @@ int64_t   fx_conv_plane_stride (const FxTensor *t);
 FxTensor *fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                   const FxConvParams *params, const FxConvEpilogue *ep,
                                   GError **error);
+/* max_pool2d (conv2d_fused (input, weight, bias, params, ep), pool) (ep without a residual
+ * for the fast path), bit for bit: a stride-2 convolution of few input channels (ResNet's
+ * stem) under a 3×3 stride-2 pool of padding 1 pools each band of output rows while it is in
+ * cache instead of writing them all and reading them back. Defined after the pooling
+ * declarations below. */
+typedef struct _FxPoolParams FxPoolParams;
+FxTensor *fx_tensor_conv2d_fused_max_pool (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                           const FxConvParams *params,
+                                           const FxConvEpilogue *ep, const FxPoolParams *pool,
+                                           GError **error);
 /* weight [C, O/groups, k...]; padding_mode must be NULL. */
 FxTensor *fx_tensor_conv_transpose1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                       const FxConvParams *params, GError **error);
@@ -78,7 +88,7 @@ FxTensor *fx_tensor_conv_transpose2d (FxTensor *input, FxTensor *weight, FxTenso
 
 /* ---- pooling (pool.c) ---- */
 
-typedef struct {
+struct _FxPoolParams {
   int n_kernel, n_stride, n_padding, n_dilation;   /* n_stride 0: stride = kernel */
   int64_t kernel[FX_CONV_MAX_PARAMS];
   int64_t stride[FX_CONV_MAX_PARAMS];
@@ -88,7 +98,7 @@ typedef struct {
   gboolean count_include_pad;    /* avg only */
   gboolean has_divisor;          /* avg only: divisor_override given */
   int64_t divisor_override;
-} FxPoolParams;
+};
 
 /* kernel as given; stride omitted, padding 0, dilation 1, count_include_pad TRUE. */
 void      fx_pool_params_init (FxPoolParams *params, int n_kernel, const int64_t *kernel);

@@ -110,6 +110,32 @@ class Padded(nn.Module):
         return y3 + x
 
 
+class Pools(nn.Module):
+    """Chains that end in a MaxPool2d: ResNet's stem and pool (pooled as the stem's rows are
+    made), pools of the plain path (another conv, another pool, ceil_mode), and one that
+    returns indices (its chain then runs node by node)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 7, 2, 3, bias=False)
+        self.conv2 = nn.Conv2d(16, 16, 3, padding=1)
+        self.conv3 = nn.Conv2d(16, 16, 3, padding=1)
+        self.conv4 = nn.Conv2d(16, 16, 3, padding=1)
+        for i in range(1, 5):
+            setattr(self, f"bn{i}", nn.BatchNorm2d(16))
+        self.pool1 = nn.MaxPool2d(3, 2, 1)
+        self.pool2 = nn.MaxPool2d(2)
+        self.pool3 = nn.MaxPool2d(3, 2, 1, ceil_mode=True)
+        self.pool4 = nn.MaxPool2d(2, return_indices=True)
+
+    def forward(self, x):
+        x = self.pool1(torch.relu(self.bn1(self.conv1(x))))
+        x = self.pool2(self.bn2(self.conv2(x)))
+        x = self.pool3(F.relu(self.bn3(self.conv3(x))))
+        y, idx = self.pool4(F.relu(self.bn4(self.conv4(x))))
+        return y + idx.float()
+
+
 torch.manual_seed(2)
 spellings = randomize_bn(Spellings()).eval()
 second_user = randomize_bn(SecondUser()).eval()
@@ -117,3 +143,4 @@ train = randomize_bn(Train()).train()
 residuals = randomize_bn(Residuals()).eval()
 resnet18 = randomize_bn(torchvision.models.resnet18()).eval()
 padded = randomize_bn(Padded()).eval()
+pools = randomize_bn(Pools()).eval()

@@ -114,6 +114,84 @@ test_fused_matches_sequence (void)
   fx_generator_free (gen);
 }
 
+/* fx_tensor_conv2d_fused_max_pool against max_pool2d (conv2d_fused (...)): the same bits,
+ * on the stem's path that pools rows as it makes them (ResNet's 3×3/2 pool of padding 1:
+ * odd and even output sizes, a partial last vector, batch 2, one and two threads, NaN in
+ * the input, a bias and no epilogue) and on the plain path (another pool, another conv). */
+typedef struct {
+  int64_t n, c, o, h, w, k, stride, pad;
+  int64_t pool_k, pool_s, pool_p;
+  gboolean bias, relu, epilogue, nan;
+} PoolCase;
+
+static void
+check_pool_case (const PoolCase *tc, FxGenerator *gen)
+{
+  GError *error = NULL;
+  int64_t xs[4] = { tc->n, tc->c, tc->h, tc->w }, ws[4] = { tc->o, tc->c, tc->k, tc->k };
+  int64_t os[1] = { tc->o };
+  g_autoptr (FxTensor) x = randn (gen, 4, xs);
+  g_autoptr (FxTensor) w = randn (gen, 4, ws);
+  g_autoptr (FxTensor) b = tc->bias ? randn (gen, 1, os) : NULL;
+  if (tc->nan)
+    {
+      float *xd = fx_tensor_data (x);
+      for (int64_t i = 0; i < fx_tensor_numel (x); i += 997)
+        xd[i] = NAN;
+    }
+  FxConvParams p;
+  fx_conv_params_init (&p);
+  p.stride[0] = tc->stride;
+  p.padding[0] = tc->pad;
+  FxPoolParams pool;
+  fx_pool_params_init (&pool, 1, &tc->pool_k);
+  pool.n_stride = 1;
+  pool.stride[0] = tc->pool_s;
+  pool.padding[0] = tc->pool_p;
+  g_autoptr (FxTensor) mean = randn (gen, 1, os), gamma = randn (gen, 1, os);
+  g_autoptr (FxTensor) beta = randn (gen, 1, os), var0 = randn (gen, 1, os);
+  g_autoptr (FxTensor) var = fx_tensor_unary (FX_UNARY_ABS, var0, 0, 0, &error);
+  g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, 1e-5, tc->o);
+  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = tc->relu };
+  const FxConvEpilogue *epp = tc->epilogue ? &ep : NULL;
+
+  g_autoptr (FxTensor) conv = fx_tensor_conv2d_fused (x, w, b, &p, epp, &error);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) want = fx_tensor_max_pool2d (conv, &pool, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) got = fx_tensor_conv2d_fused_max_pool (x, w, b, &p, epp, &pool, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (got->ndim, ==, 4);
+  for (int d = 0; d < 4; d++)
+    g_assert_cmpint (got->shape[d], ==, want->shape[d]);
+  g_assert_true (fx_tensor_is_contiguous (got) && fx_tensor_is_contiguous (want));
+  g_assert_cmpmem (fx_tensor_data (got), fx_tensor_numel (got) * 4, fx_tensor_data (want),
+                   fx_tensor_numel (want) * 4);
+}
+
+static void
+test_fused_max_pool (void)
+{
+  static const PoolCase pool_cases[] = {
+    { 1, 3, 64, 224, 224, 7, 2, 3, 3, 2, 1, FALSE, TRUE, TRUE, FALSE },   /* ResNet's stem */
+    { 2, 3, 20, 54, 61, 7, 2, 3, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* odd rows, 27×31 */
+    { 1, 3, 16, 40, 38, 7, 2, 3, 3, 2, 1, TRUE, FALSE, FALSE, FALSE },    /* no epilogue */
+    { 1, 2, 8, 64, 33, 5, 2, 2, 3, 2, 1, FALSE, TRUE, TRUE, TRUE },       /* NaN */
+    { 1, 3, 64, 64, 64, 7, 2, 3, 2, 2, 0, FALSE, TRUE, TRUE, FALSE },     /* another pool */
+    { 1, 8, 16, 20, 20, 3, 1, 1, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* another conv */
+  };
+  FxGenerator *gen = fx_generator_new (11);
+  int threads = fx_blas_num_threads ();
+  for (int t = 1; t <= 2; t++)
+    {
+      fx_blas_set_num_threads (t);
+      for (guint i = 0; i < G_N_ELEMENTS (pool_cases); i++)
+        check_pool_case (&pool_cases[i], gen);
+    }
+  fx_blas_set_num_threads (threads);
+  fx_generator_free (gen);
+}
+
 static void
 test_fused_null_epilogue (void)
 {
@@ -332,6 +410,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/conv-fused/matches-sequence", test_fused_matches_sequence);
   g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
+  g_test_add_func ("/conv-fused/max-pool", test_fused_max_pool);
   g_test_add_func ("/conv-fused/residual-refused", test_fused_residual_refused);
   g_test_add_func ("/conv-fused/padded-planes", test_fused_padded_planes);
   g_test_add_func ("/conv-fused/bn-coeffs", test_bn_coeffs);

@@ -90,7 +90,10 @@ run_reference (void)
     "    runtest.keep('residuals', f.residuals(x8))\n"
     "    runtest.keep('padded', f.padded(x8))\n"
     "    runtest.keep('train', f.train(xf))\n"
-    "    runtest.keep('resnet18', f.resnet18(xr))\n",
+    "    runtest.keep('resnet18', f.resnet18(xr))\n"
+    "    xp = torch.randn(2, 3, 64, 64)\n"
+    "    runtest.keep('xp', xp)\n"
+    "    runtest.keep('pools', f.pools(xp))\n",
     "'" TEST_SRCDIR "'");
 
   kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_value);
@@ -762,12 +765,28 @@ test_fuse_resnet18 (void)
   g_assert_cmpuint (node_calls (plan, "layer2_0_downsample_1"), ==, 0);
   g_assert_cmpuint (node_calls (plan, "add"), ==, 0);
   g_assert_cmpuint (node_calls (plan, "layer2_0_relu_1"), ==, 0);
+  g_assert_cmpuint (node_calls (plan, "maxpool"), ==, 0);   /* pooled with the stem */
   /* gm(x) through the cached plan fuses too */
   g_auto (FxValue) r = { 0 };
   GError *error = NULL;
   g_assert_true (fx_graph_module_call (gm, ref ("xr"), 1, NULL, &r, &error));
   g_assert_no_error (error);
   assert_close (&r, ref ("resnet18"));
+}
+
+/* Chains ending in a MaxPool2d: the stem's pooled as its rows are made, the others by the
+ * plain path (conv, then max_pool2d), all bit for bit as node by node; a pool that returns
+ * indices leaves its chain to run node by node. */
+static void
+test_fuse_pools (void)
+{
+  g_autoptr (FxGraphModule) gm = NULL;
+  g_autoptr (FxExecPlan) plan = check_fused_model ("pools", "xp", 4, &gm);
+  const char *fused[] = { "bn1", "relu", "pool1", "bn2", "pool2", "bn3", "relu_1", "pool3" };
+  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
+    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  g_assert_cmpuint (node_calls (plan, "bn4"), ==, 1);
+  g_assert_cmpuint (node_calls (plan, "pool4"), ==, 1);
 }
 
 /* Chains whose values only chains read get them with planes padded to whole cache lines
@@ -930,6 +949,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/fuse/second-user", test_fuse_second_user);
   g_test_add_func ("/run/fuse/training", test_fuse_training);
   g_test_add_func ("/run/fuse/resnet18", test_fuse_resnet18);
+  g_test_add_func ("/run/fuse/pools", test_fuse_pools);
   g_test_add_func ("/run/fuse/padded-planes", test_fuse_padded_planes);
   int r = g_test_run ();
   g_hash_table_unref (kept);
