@@ -1,7 +1,7 @@
 /* bench-run.c: running GraphModules through core/run's execution plan against PyTorch 1.13 in
  * the same run (bench_run_torch.py): per-node overhead on a chain of tiny adds (vs
  * torch.fx.Interpreter and the compiled GraphModule), ResNet-18 / ResNet-50 forward at batch
- * 1, 224x224 (vs eager PyTorch; with conv→bn(→add)(→relu) fusion off and on, wall and CPU time),
+ * 1, 224x224 (vs eager PyTorch; with conv→bn(→add)(→relu)(→maxpool) fusion off and on, wall and CPU time),
  * the peak memory a forward adds, the forward without Winograd convolutions, and where the
  * time goes. */
 #include "fx.h"
@@ -493,7 +493,7 @@ bench_resnet (const char *dir, const char *name, TorchSide *torch)
   for (int r = 0; r < ROUNDS; r++)
     printf (" %.0f", apart[r]);
   printf (" ns\n");
-  printf ("  conv→bn(→add)(→relu) fusion (%u chains): wall %.2f ms → %.2f ms [x%.2f], "
+  printf ("  conv→bn(→add)(→relu)(→maxpool) fusion (%u chains): wall %.2f ms → %.2f ms [x%.2f], "
           "CPU %.2f ms → %.2f ms [x%.2f] per forward (best of N, unfused → fused)\n",
           fx_exec_plan_n_fused (plan), t_plain, t_fused, t_plain / t_fused, cpu_plain * 1e3,
           cpu_on * 1e3, cpu_plain / cpu_on);
