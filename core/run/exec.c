@@ -545,14 +545,17 @@ static gboolean
 run_fused (RunState *st, const Instr *in, FxValue *result)
 {
   gboolean owned;
-  FxValue input, residual;
+  FxValue input, residual, second;
   GError *local = NULL;
   arg_get (st, &in->args[0], &input, &owned);   /* a slot or a constant: borrowed */
   const PlanArg *res_arg = fx_run_fuse_residual_arg (in);
   if (res_arg != NULL)
     arg_get (st, res_arg, &residual, &owned);   /* a slot: borrowed */
+  if (in->fuse_pair)
+    arg_get (st, &in[2].args[0], &second, &owned);   /* the second conv's input */
   FxFuseResult fr = fx_run_fuse_exec (st->plan, in, &input, res_arg ? &residual : NULL,
-                                      st->cache, result, &local);
+                                      in->fuse_pair ? &second : NULL, st->cache, result,
+                                      &local);
   g_clear_error (&local);
   return fr == FX_FUSE_DONE;
 }

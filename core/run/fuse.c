@@ -107,6 +107,7 @@ is_max_pool_of (ExecPlan *plan, const Instr *in, int from)
 
 static void mark_padded_planes (ExecPlan *plan, const int *n_uses);
 static FuseSpots *fuse_spots_new (void);
+static int chain_residual_slot (const Instr *head);
 
 void
 fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
@@ -152,6 +153,25 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
         plan->instrs[k].fused_head = i;
       plan->n_fused++;
       i += len - 1;
+    }
+  /* Pairs: a chain of a conv and its BatchNorm whose value only the next chain's add reads
+   * (ResNet's conv3 → bn3, then downsample → bn → add → relu) runs with it as one step,
+   * fx_tensor_conv2d_fused_pair. The second chain stays a head of its own, for when the
+   * pair falls back to running its first chain node by node. */
+  for (int i = 0; i < plan->n_instrs; i++)
+    {
+      Instr *first = &plan->instrs[i];
+      first->fuse_pair = FALSE;
+      if (first->fuse_len != 2 || first->fuse_residual_arg >= 0 || first->fuse_pool
+          || i + 2 >= plan->n_instrs || n_uses[i + 1] != 1)
+        continue;
+      Instr *second = &plan->instrs[i + 2];
+      if (second->fuse_len == 0 || second->fuse_pool || chain_residual_slot (second) != i + 1)
+        continue;
+      first->fuse_pair = TRUE;
+      first->fuse_len = 2 + second->fuse_len;
+      second->fused_head = i;   /* in profiles: the pair's calls are on the first conv */
+      i += first->fuse_len - 1;
     }
   mark_padded_planes (plan, n_uses);
 }
@@ -349,24 +369,35 @@ fx_run_fuse_residual_arg (const Instr *head)
   return head->fuse_residual_arg >= 0 ? &head[2].args[head->fuse_residual_arg] : NULL;
 }
 
-FxFuseResult
-fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
-                  const FxValue *residual, gboolean cache, FxValue *result, GError **error)
+/* What one chain runs with, from its modules as they are now. */
+typedef struct {
+  FxTensor *weight, *bias, *gamma, *beta;
+  FxConvParams p;
+  float *coeffs;               /* the BatchNorm's, owned */
+  gboolean relu, pool;
+  FxPoolParams pool_params;
+} ChainParts;
+
+/* The parts of the chain headed by head (its own nodes: a pair's first chain is its conv and
+ * BatchNorm), or FX_FUSE_FALLBACK. Modules are looked up at each run like unfused
+ * call_module nodes; a replaced module, a training-mode BatchNorm or anything unusual falls
+ * back to running the nodes one by one, which also gives their own errors. */
+static FxFuseResult
+chain_parts (ExecPlan *plan, const Instr *head, const FxValue *input, gboolean cache,
+             ChainParts *c)
 {
-  /* Modules are looked up at each run like unfused call_module nodes; a replaced module,
-   * a training-mode BatchNorm or anything unusual falls back to running the nodes one by
-   * one, which also gives their own errors. */
+  int len = head->fuse_pair ? 2 : head->fuse_len;
   int n_before_relu = head->fuse_residual_arg >= 0 ? 3 : 2;
   const Instr *bn_in = head + 1;
-  const Instr *relu_in = head->fuse_len - (head->fuse_pool ? 1 : 0) > n_before_relu
-                         ? head + n_before_relu : NULL;
-  const Instr *pool_in = head->fuse_pool ? head + head->fuse_len - 1 : NULL;
+  const Instr *relu_in = len - (head->fuse_pool ? 1 : 0) > n_before_relu ? head + n_before_relu
+                                                                          : NULL;
+  const Instr *pool_in = head->fuse_pool ? head + len - 1 : NULL;
   FxModule *conv = module_now (plan, head, cache), *bn = module_now (plan, bn_in, cache);
   FuseSpots *spots = cache ? head->fuse_spots : NULL;
   DictSpot (*conv_spots)[N_KEYS] = spots ? spots->conv : NULL;
   DictSpot (*bn_spots)[N_KEYS] = spots ? spots->bn : NULL;
-  FxConvParams p;
 
+  *c = (ChainParts) { .relu = relu_in != NULL, .pool = pool_in != NULL };
   if (!is_layer (conv, "Conv2d") || !is_layer (bn, "BatchNorm2d") || bn->training
       || input->kind != FX_VALUE_TENSOR || input->tensor->ndim != 4
       || input->tensor->dtype != FX_DTYPE_FLOAT32)
@@ -375,52 +406,91 @@ fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
       && !is_layer (module_now (plan, relu_in, cache), "ReLU"))
     return FX_FUSE_FALLBACK;
   FxModule *pool_module = pool_in ? module_now (plan, pool_in, cache) : NULL;
-  FxPoolParams pool;
   if (pool_in != NULL
-      && (!is_layer (pool_module, "MaxPool2d") || !max_pool_params_of (pool_module, &pool)))
+      && (!is_layer (pool_module, "MaxPool2d")
+          || !max_pool_params_of (pool_module, &c->pool_params)))
     return FX_FUSE_FALLBACK;
-  FxTensor *weight = f32_attr (conv, KEY_WEIGHT, conv_spots, -1), *bias, *gamma, *beta;
-  if (weight == NULL || weight->ndim != 4
-      || !optional_f32 (conv, KEY_BIAS, conv_spots, weight->shape[0], &bias)
-      || !conv_params_of (conv, conv_spots, &p))
+  c->weight = f32_attr (conv, KEY_WEIGHT, conv_spots, -1);
+  if (c->weight == NULL || c->weight->ndim != 4
+      || !optional_f32 (conv, KEY_BIAS, conv_spots, c->weight->shape[0], &c->bias)
+      || !conv_params_of (conv, conv_spots, &c->p))
     return FX_FUSE_FALLBACK;
-  int64_t C = weight->shape[0];
+  int64_t C = c->weight->shape[0];
   /* eval mode uses the running statistics only when both are there */
   FxTensor *mean = f32_attr (bn, KEY_RUNNING_MEAN, bn_spots, C);
   FxTensor *var = f32_attr (bn, KEY_RUNNING_VAR, bn_spots, C);
   const FxValue *eps = attr (bn, KEY_EPS, bn_spots);
-  if (mean == NULL || var == NULL || !optional_f32 (bn, KEY_WEIGHT, bn_spots, C, &gamma)
-      || !optional_f32 (bn, KEY_BIAS, bn_spots, C, &beta)
+  if (mean == NULL || var == NULL || !optional_f32 (bn, KEY_WEIGHT, bn_spots, C, &c->gamma)
+      || !optional_f32 (bn, KEY_BIAS, bn_spots, C, &c->beta)
       || (eps->kind != FX_VALUE_FLOAT && eps->kind != FX_VALUE_INT))
     return FX_FUSE_FALLBACK;
-
-  /* a residual that is not a tensor is the add node's business; conv2d_fused refuses one
-   * that does not fit the output (broadcast, another dtype) before computing anything, and
-   * the error makes the nodes run one by one */
-  if (residual != NULL && residual->kind != FX_VALUE_TENSOR)
-    return FX_FUSE_FALLBACK;
-
   /* Per run, from the tensors the modules hold now (C channels: cheap), so a script that
    * replaced or edited running_mean between runs is seen. */
   double e = eps->kind == FX_VALUE_FLOAT ? eps->f : (double) eps->i;
-  g_autofree float *coeffs = fx_batch_norm_eval_coeffs (mean, var, gamma, beta, e, C);
-  FxConvEpilogue ep = { .scale_shift = coeffs, .relu = relu_in != NULL,
-                        .pad_planes = head->fuse_pad_planes,
-                        .residual = residual ? residual->tensor : NULL };
-  FxTensor *out = pool_in ? fx_tensor_conv2d_fused_max_pool (input->tensor, weight, bias, &p,
-                                                             &ep, &pool, error)
-                          : fx_tensor_conv2d_fused (input->tensor, weight, bias, &p, &ep, error);
-  if (out == NULL)
-    return FX_FUSE_ERROR;
-  /* what autograd would have recorded last: the pool, the ReLU, the residual add or the
-   * BatchNorm */
-  const FxTensor *read[] = { input->tensor, weight, bias, gamma, beta, ep.residual };
-  fx_grad_record_named (pool_in != NULL ? "MaxPool2DWithIndicesBackward0"
-                        : relu_in != NULL ? "ReluBackward0"
+  c->coeffs = fx_batch_norm_eval_coeffs (mean, var, c->gamma, c->beta, e, C);
+  return FX_FUSE_DONE;
+}
+
+/* What autograd would have recorded last in chain c: the pool, the ReLU, the residual add or
+ * the BatchNorm. */
+static void
+record_chain (const ChainParts *c, const FxTensor *input, const FxTensor *residual,
+              FxTensor *out)
+{
+  const FxTensor *read[] = { input, c->weight, c->bias, c->gamma, c->beta, residual };
+  fx_grad_record_named (c->pool ? "MaxPool2DWithIndicesBackward0"
+                        : c->relu ? "ReluBackward0"
                         : residual != NULL ? "AddBackward0" : "NativeBatchNormBackward0",
                         read, G_N_ELEMENTS (read), out);
-  *result = fx_value_take_tensor (out);
-  return FX_FUSE_DONE;
+}
+
+FxFuseResult
+fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
+                  const FxValue *residual, const FxValue *second_input, gboolean cache,
+                  FxValue *result, GError **error)
+{
+  ChainParts a = { 0 }, b = { 0 };
+  FxFuseResult fr = chain_parts (plan, head, input, cache, &a);
+  FxTensor *out = NULL;
+  if (fr == FX_FUSE_DONE && head->fuse_pair)
+    {
+      /* the second chain adds the first's value (a tensor, the pair's own) */
+      fr = chain_parts (plan, head + 2, second_input, cache, &b);
+      if (fr == FX_FUSE_DONE)
+        {
+          FxConvEpilogue a_ep = { .scale_shift = a.coeffs };
+          FxConvEpilogue b_ep = { .scale_shift = b.coeffs, .relu = b.relu,
+                                  .pad_planes = head[2].fuse_pad_planes };
+          out = fx_tensor_conv2d_fused_pair (input->tensor, a.weight, a.bias, &a.p, &a_ep,
+                                             second_input->tensor, b.weight, b.bias, &b.p,
+                                             &b_ep, error);
+          fr = out ? FX_FUSE_DONE : FX_FUSE_ERROR;
+          if (out)
+            record_chain (&b, second_input->tensor, NULL, out);
+        }
+    }
+  /* a residual that is not a tensor is the add node's business; conv2d_fused refuses one
+   * that does not fit the output (broadcast, another dtype) before computing anything, and
+   * the error makes the nodes run one by one */
+  else if (fr == FX_FUSE_DONE && residual != NULL && residual->kind != FX_VALUE_TENSOR)
+    fr = FX_FUSE_FALLBACK;
+  else if (fr == FX_FUSE_DONE)
+    {
+      FxConvEpilogue ep = { .scale_shift = a.coeffs, .relu = a.relu,
+                            .pad_planes = head->fuse_pad_planes,
+                            .residual = residual ? residual->tensor : NULL };
+      out = a.pool ? fx_tensor_conv2d_fused_max_pool (input->tensor, a.weight, a.bias, &a.p,
+                                                      &ep, &a.pool_params, error)
+                   : fx_tensor_conv2d_fused (input->tensor, a.weight, a.bias, &a.p, &ep, error);
+      fr = out ? FX_FUSE_DONE : FX_FUSE_ERROR;
+      if (out)
+        record_chain (&a, input->tensor, ep.residual, out);
+    }
+  g_free (a.coeffs);
+  g_free (b.coeffs);
+  if (fr == FX_FUSE_DONE)
+    *result = fx_value_take_tensor (out);
+  return fr;
 }
 
 /* A chain's value may have padded planes when every reference to it (n_uses counts them all:

@@ -65,6 +65,9 @@ typedef struct {
   int fuse_residual_arg;
   /* on the head: the chain ends with a MaxPool2d of its value (chains without an add) */
   gboolean fuse_pool;
+  /* on the head of a conv → BatchNorm chain whose value only the next chain adds: the two run
+   * as one step (fuse_len covers both; the second stays a head of its own) */
+  gboolean fuse_pair;
   /* on the head: the chain's value is read only by chains (as their conv's input or their
    * residual), which take its planes padded to whole cache lines (FxConvEpilogue.pad_planes) */
   gboolean fuse_pad_planes;
@@ -128,10 +131,11 @@ typedef enum {
 /* The add's argument that the chain headed by head adds as its residual, or NULL. */
 const PlanArg *fx_run_fuse_residual_arg (const Instr *head);
 /* Runs the chain headed by head on the conv's input (and the residual's value, when the
- * chain has one). cache: as fx_run_resolve_module's (the chain's modules and attributes). */
+ * chain has one; second_input: a pair's second conv's input). cache: as
+ * fx_run_resolve_module's (the chain's modules and attributes). */
 FxFuseResult fx_run_fuse_exec (ExecPlan *plan, const Instr *head, const FxValue *input,
-                               const FxValue *residual, gboolean cache, FxValue *result,
-                               GError **error);
+                               const FxValue *residual, const FxValue *second_input,
+                               gboolean cache, FxValue *result, GError **error);
 void         fx_run_fuse_spots_free (FuseSpots *spots);
 
 G_END_DECLS

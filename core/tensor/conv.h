@@ -76,6 +76,17 @@ FxTensor *fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *b
  * cache instead of writing them all and reading them back. Defined after the pooling
  * declarations below. */
 typedef struct _FxPoolParams FxPoolParams;
+/* conv2d_fused (b_input, b_weight, b_bias, b_params, b_ep with residual = conv2d_fused
+ * (a_input, a_weight, a_bias, a_params, a_ep)), bit for bit (the eps without residuals of
+ * their own): two 1×1 convolutions of one image into one output (ResNet's conv3 and its
+ * downsample, stride 1 or 2) run tile by tile, the first's tile added from the core's cache
+ * instead of the whole first output written and read back. */
+FxTensor *fx_tensor_conv2d_fused_pair (FxTensor *a_input, FxTensor *a_weight, FxTensor *a_bias,
+                                       const FxConvParams *a_params,
+                                       const FxConvEpilogue *a_ep, FxTensor *b_input,
+                                       FxTensor *b_weight, FxTensor *b_bias,
+                                       const FxConvParams *b_params,
+                                       const FxConvEpilogue *b_ep, GError **error);
 FxTensor *fx_tensor_conv2d_fused_max_pool (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                            const FxConvParams *params,
                                            const FxConvEpilogue *ep, const FxPoolParams *pool,

@@ -136,6 +136,25 @@ class Pools(nn.Module):
         return y + idx.float()
 
 
+class Pair(nn.Module):
+    """A bottleneck's end: conv3 -> bn3, then the downsample's conv -> bn, the add and the
+    ReLU, run as one step (positions in whole vectors, stride 1: tile by tile)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(8, 16, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.conv3 = nn.Conv2d(16, 32, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(32)
+        self.downsample = nn.Sequential(nn.Conv2d(8, 32, 1, bias=False), nn.BatchNorm2d(32))
+
+    def forward(self, x):
+        out = F.relu(self.bn1(self.conv1(x)))
+        out = self.bn3(self.conv3(out))
+        out += self.downsample(x)
+        return F.relu(out)
+
+
 torch.manual_seed(2)
 spellings = randomize_bn(Spellings()).eval()
 second_user = randomize_bn(SecondUser()).eval()
@@ -144,3 +163,4 @@ residuals = randomize_bn(Residuals()).eval()
 resnet18 = randomize_bn(torchvision.models.resnet18()).eval()
 padded = randomize_bn(Padded()).eval()
 pools = randomize_bn(Pools()).eval()
+pair = randomize_bn(Pair()).eval()

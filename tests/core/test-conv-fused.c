@@ -114,6 +114,34 @@ test_fused_matches_sequence (void)
   fx_generator_free (gen);
 }
 
+/* got and want: the same shape, contiguous, the same bits. */
+static void
+assert_same_tensor (FxTensor *got, FxTensor *want)
+{
+  g_assert_cmpint (got->ndim, ==, want->ndim);
+  for (int d = 0; d < got->ndim; d++)
+    g_assert_cmpint (got->shape[d], ==, want->shape[d]);
+  g_assert_true (fx_tensor_is_contiguous (got) && fx_tensor_is_contiguous (want));
+  g_assert_cmpmem (fx_tensor_data (got), fx_tensor_numel (got) * 4, fx_tensor_data (want),
+                   fx_tensor_numel (want) * 4);
+}
+
+/* check (case i, gen) for each of n cases, with libfx's threads at 1 and then 2. */
+static void
+for_each_case_and_threads (guint n, void (*check) (guint i, FxGenerator *gen), guint64 seed)
+{
+  FxGenerator *gen = fx_generator_new (seed);
+  int threads = fx_blas_num_threads ();
+  for (int t = 1; t <= 2; t++)
+    {
+      fx_blas_set_num_threads (t);
+      for (guint i = 0; i < n; i++)
+        check (i, gen);
+    }
+  fx_blas_set_num_threads (threads);
+  fx_generator_free (gen);
+}
+
 /* fx_tensor_conv2d_fused_max_pool against max_pool2d (conv2d_fused (...)): the same bits,
  * on the stem's path that pools rows as it makes them (ResNet's 3×3/2 pool of padding 1:
  * odd and even output sizes, a partial last vector, batch 2, one and two threads, NaN in
@@ -161,35 +189,93 @@ check_pool_case (const PoolCase *tc, FxGenerator *gen)
   g_assert_no_error (error);
   g_autoptr (FxTensor) got = fx_tensor_conv2d_fused_max_pool (x, w, b, &p, epp, &pool, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (got->ndim, ==, 4);
-  for (int d = 0; d < 4; d++)
-    g_assert_cmpint (got->shape[d], ==, want->shape[d]);
-  g_assert_true (fx_tensor_is_contiguous (got) && fx_tensor_is_contiguous (want));
-  g_assert_cmpmem (fx_tensor_data (got), fx_tensor_numel (got) * 4, fx_tensor_data (want),
-                   fx_tensor_numel (want) * 4);
+  assert_same_tensor (got, want);
+}
+
+static const PoolCase pool_cases[] = {
+  { 1, 3, 64, 224, 224, 7, 2, 3, 3, 2, 1, FALSE, TRUE, TRUE, FALSE },   /* ResNet's stem */
+  { 2, 3, 20, 54, 61, 7, 2, 3, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* odd rows, 27×31 */
+  { 1, 3, 16, 40, 38, 7, 2, 3, 3, 2, 1, TRUE, FALSE, FALSE, FALSE },    /* no epilogue */
+  { 1, 2, 8, 64, 33, 5, 2, 2, 3, 2, 1, FALSE, TRUE, TRUE, TRUE },       /* NaN */
+  { 1, 3, 64, 64, 64, 7, 2, 3, 2, 2, 0, FALSE, TRUE, TRUE, FALSE },     /* another pool */
+  { 1, 8, 16, 20, 20, 3, 1, 1, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* another conv */
+};
+static void
+check_pool_case_i (guint i, FxGenerator *gen)
+{
+  check_pool_case (&pool_cases[i], gen);
 }
 
 static void
 test_fused_max_pool (void)
 {
-  static const PoolCase pool_cases[] = {
-    { 1, 3, 64, 224, 224, 7, 2, 3, 3, 2, 1, FALSE, TRUE, TRUE, FALSE },   /* ResNet's stem */
-    { 2, 3, 20, 54, 61, 7, 2, 3, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* odd rows, 27×31 */
-    { 1, 3, 16, 40, 38, 7, 2, 3, 3, 2, 1, TRUE, FALSE, FALSE, FALSE },    /* no epilogue */
-    { 1, 2, 8, 64, 33, 5, 2, 2, 3, 2, 1, FALSE, TRUE, TRUE, TRUE },       /* NaN */
-    { 1, 3, 64, 64, 64, 7, 2, 3, 2, 2, 0, FALSE, TRUE, TRUE, FALSE },     /* another pool */
-    { 1, 8, 16, 20, 20, 3, 1, 1, 3, 2, 1, TRUE, TRUE, TRUE, FALSE },      /* another conv */
-  };
-  FxGenerator *gen = fx_generator_new (11);
-  int threads = fx_blas_num_threads ();
-  for (int t = 1; t <= 2; t++)
+  for_each_case_and_threads (G_N_ELEMENTS (pool_cases), check_pool_case_i, 11);
+}
+
+/* fx_tensor_conv2d_fused_pair against its definition, conv2d_fused (B) with conv2d_fused (A)
+ * as the residual: the same bits, on the tiled path (ResNet-50's layer1.0 conv3 + downsample;
+ * biases; a few tiles and a partial one; more channels than a tile's rows) and on the plain
+ * path (a strided downsample: layer2.0's; 14×14: positions not in whole vectors; a 3×3 first
+ * conv). */
+typedef struct {
+  int64_t ca, hw_a, cb, hw_b, stride_b, o, ka;
+  gboolean bias, relu;
+} PairCase;
+
+static void
+check_pair_case (const PairCase *tc, FxGenerator *gen)
+{
+  GError *error = NULL;
+  int64_t as[4] = { 1, tc->ca, tc->hw_a, tc->hw_a }, bs[4] = { 1, tc->cb, tc->hw_b, tc->hw_b };
+  int64_t aws[4] = { tc->o, tc->ca, tc->ka, tc->ka }, bws[4] = { tc->o, tc->cb, 1, 1 };
+  int64_t os[1] = { tc->o };
+  g_autoptr (FxTensor) a = randn (gen, 4, as), b = randn (gen, 4, bs);
+  g_autoptr (FxTensor) aw = randn (gen, 4, aws), bw = randn (gen, 4, bws);
+  g_autoptr (FxTensor) ab = tc->bias ? randn (gen, 1, os) : NULL;
+  g_autoptr (FxTensor) bb = tc->bias ? randn (gen, 1, os) : NULL;
+  FxConvParams ap, bp;
+  fx_conv_params_init (&ap);
+  ap.padding[0] = tc->ka / 2;
+  fx_conv_params_init (&bp);
+  bp.stride[0] = tc->stride_b;
+  g_autofree float *a_coeffs = g_new (float, 2 * tc->o), *b_coeffs = g_new (float, 2 * tc->o);
+  for (int64_t i = 0; i < 2 * tc->o; i++)
     {
-      fx_blas_set_num_threads (t);
-      for (guint i = 0; i < G_N_ELEMENTS (pool_cases); i++)
-        check_pool_case (&pool_cases[i], gen);
+      a_coeffs[i] = (float) g_random_double_range (-2, 2);
+      b_coeffs[i] = (float) g_random_double_range (-2, 2);
     }
-  fx_blas_set_num_threads (threads);
-  fx_generator_free (gen);
+  FxConvEpilogue a_ep = { .scale_shift = a_coeffs };
+  FxConvEpilogue b_ep = { .scale_shift = b_coeffs, .relu = tc->relu };
+  g_autoptr (FxTensor) first = fx_tensor_conv2d_fused (a, aw, ab, &ap, &a_ep, &error);
+  g_assert_no_error (error);
+  FxConvEpilogue b_res = b_ep;
+  b_res.residual = first;
+  g_autoptr (FxTensor) want = fx_tensor_conv2d_fused (b, bw, bb, &bp, &b_res, &error);
+  g_assert_no_error (error);
+  g_autoptr (FxTensor) got = fx_tensor_conv2d_fused_pair (a, aw, ab, &ap, &a_ep, b, bw, bb, &bp,
+                                                          &b_ep, &error);
+  g_assert_no_error (error);
+  assert_same_tensor (got, want);
+}
+
+static const PairCase pair_cases[] = {
+  { 64, 56, 64, 56, 1, 256, 1, FALSE, TRUE },     /* layer1.0 */
+  { 128, 28, 256, 56, 2, 512, 1, FALSE, TRUE },   /* layer2.0: the downsample strided */
+  { 8, 12, 16, 12, 1, 40, 1, TRUE, FALSE },       /* biases, no relu: one tile */
+  { 24, 20, 24, 20, 1, 300, 1, TRUE, TRUE },      /* 300 channels: tiles of 96, a partial one */
+  { 64, 14, 128, 28, 2, 96, 1, FALSE, TRUE },     /* 196 positions: plain path */
+  { 8, 16, 8, 16, 1, 32, 3, FALSE, TRUE },        /* 3×3 first conv: plain path */
+};
+static void
+check_pair_case_i (guint i, FxGenerator *gen)
+{
+  check_pair_case (&pair_cases[i], gen);
+}
+
+static void
+test_fused_pair (void)
+{
+  for_each_case_and_threads (G_N_ELEMENTS (pair_cases), check_pair_case_i, 13);
 }
 
 static void
@@ -411,6 +497,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conv-fused/matches-sequence", test_fused_matches_sequence);
   g_test_add_func ("/conv-fused/null-epilogue", test_fused_null_epilogue);
   g_test_add_func ("/conv-fused/max-pool", test_fused_max_pool);
+  g_test_add_func ("/conv-fused/pair", test_fused_pair);
   g_test_add_func ("/conv-fused/residual-refused", test_fused_residual_refused);
   g_test_add_func ("/conv-fused/padded-planes", test_fused_padded_planes);
   g_test_add_func ("/conv-fused/bn-coeffs", test_bn_coeffs);

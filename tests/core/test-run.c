@@ -93,7 +93,10 @@ run_reference (void)
     "    runtest.keep('resnet18', f.resnet18(xr))\n"
     "    xp = torch.randn(2, 3, 64, 64)\n"
     "    runtest.keep('xp', xp)\n"
-    "    runtest.keep('pools', f.pools(xp))\n",
+    "    runtest.keep('pools', f.pools(xp))\n"
+    "    xq = torch.randn(1, 8, 8, 8)\n"
+    "    runtest.keep('xq', xq)\n"
+    "    runtest.keep('pair', f.pair(xq))\n",
     "'" TEST_SRCDIR "'");
 
   kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_value);
@@ -789,6 +792,19 @@ test_fuse_pools (void)
   g_assert_cmpuint (node_calls (plan, "pool4"), ==, 1);
 }
 
+/* conv3 → bn3 and downsample → bn → add → relu as one step (fx_tensor_conv2d_fused_pair):
+ * the same bits as node by node, no call on the second chain's nodes. */
+static void
+test_fuse_pair (void)
+{
+  g_autoptr (FxGraphModule) gm = NULL;
+  g_autoptr (FxExecPlan) plan = check_fused_model ("pair", "xq", 3, &gm);
+  const char *fused[] = { "bn3", "downsample_0", "downsample_1", "add", "relu_1" };
+  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
+    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  g_assert_cmpuint (node_calls (plan, "conv3"), ==, 1);
+}
+
 /* Chains whose values only chains read get them with planes padded to whole cache lines
  * (10×10: 100 floats → 112): the same bits as without fusion, and the graph's output is
  * contiguous. (tests/script/cases/fx_run_padded_planes.py: a chain falling back to its
@@ -950,6 +966,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/fuse/training", test_fuse_training);
   g_test_add_func ("/run/fuse/resnet18", test_fuse_resnet18);
   g_test_add_func ("/run/fuse/pools", test_fuse_pools);
+  g_test_add_func ("/run/fuse/pair", test_fuse_pair);
   g_test_add_func ("/run/fuse/padded-planes", test_fuse_padded_planes);
   int r = g_test_run ();
   g_hash_table_unref (kept);
