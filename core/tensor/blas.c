@@ -873,10 +873,12 @@ typedef struct {
  * fetches a share of the next block's rows into L2, and the later tiles read the copy. On
  * ResNet-50's shapes (one thread, B just written, with and without alternating in one process)
  * 64×3136×256 took 24% less time, 256×3136×64 17%, 128×784×512 13%; B laid out by blocks
- * would gain 5-10% more. A k of two panels is copied panel by panel, as the first tile runs
- * them: 256×196×1024 and 512×196×1024 (ResNet-50's 14×14 stage) took 10% less time, and
- * 256×192×768 11% (one process, alternating builds). */
-#define STREAM_PACK_K 1024
+ * would gain 5-10% more. A k of several panels is copied panel by panel, as the first tile
+ * runs them: 256×196×1024 and 512×196×1024 (ResNet-50's 14×14 stage) took 10% less time,
+ * 256×192×768 11%; up to a k of 2048 (512 KiB, half of L2), 256×196×2048 13% and rows 1 or
+ * 4 KiB apart (16×16 and 32×32 images: B's rows then fall in a quarter or less of L2's
+ * sets) 2.4 times less: 256×256×2048 and 256×1024×2048 (one process, alternating builds). */
+#define STREAM_PACK_K 2048
 typedef struct {
   float *buf;       /* STREAM_PACK_K × 64 floats, this thread's */
   int64_t block;    /* the block in buf, or -1 */

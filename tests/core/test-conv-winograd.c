@@ -205,7 +205,7 @@ test_stream_gemm (void)
     { 17, 40, 700 }, { 9, 48, 800 },                     /* one deeper panel; two panels */
     { 12, 100, 1300 },                                   /* panels in each block of columns */
     { 20, 300, 101 }, { 13, 700, 64 },                   /* blocks of B copied (StreamPack) */
-    { 20, 300, 901 },                                    /* ... in two panels */
+    { 20, 300, 901 }, { 20, 300, 1500 },                 /* ... in two and three panels */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
@@ -246,7 +246,7 @@ test_stream_gemm_epilogue (void)
   static const int64_t shapes[][3] = {
     { 7, 49, 300 }, { 13, 65, 129 }, { 64, 196, 64 }, { 9, 50, 200 }, { 17, 40, 150 },
     { 6, 16, 128 }, { 20, 80, 1100 }, { 9, 212, 300 }, { 9, 100, 1700 }, { 20, 300, 101 },
-    { 20, 300, 901 },
+    { 20, 300, 901 }, { 20, 300, 1500 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int steps = 0; steps < 16; steps++)
@@ -329,7 +329,7 @@ test_stream_gemm_shared (void)
 {
   static const int64_t shapes[][3] = {
     { 256, 196, 1024 }, { 64, 784, 300 }, { 37, 212, 700 }, { 300, 49, 4608 }, { 20, 50, 200 },
-    { 5, 3, 10 }, { 13, 700, 120 }, { 40, 260, 901 },
+    { 5, 3, 10 }, { 13, 700, 120 }, { 40, 260, 901 }, { 40, 260, 1500 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     for (int how = 0; how < 3; how++)
