@@ -1141,6 +1141,10 @@ stem_pool_row (const StemPoolJob *pj, const float *ring, int64_t n, int64_t py, 
           _mm512_mask_storeu_ps (row + 1 + x, k, m);
         }
       float *dst = pj->out + ((n * g->o + o) * pj->poh + py) * pj->pow;
+      /* the next pooled row's lines, for writing: the output's buffer was last used a
+       * forward ago, and each store waited for its line */
+      if (py + 1 < pj->poh)
+        fx_prefetch_range (dst + pj->pow, dst + 2 * pj->pow, TRUE);
       for (int64_t x = 0; x < pj->pow; x += 16)
         {
           __mmask16 k = pj->pow - x >= 16 ? 0xffff : (__mmask16) ((1u << (pj->pow - x)) - 1);
