@@ -2059,6 +2059,15 @@ fx_tensor_conv2d_fused_pair (FxTensor *a_input, FxTensor *a_weight, FxTensor *a_
       fx_blas_leave_single_threaded ();
       return out;
     }
+  /* the first output laid out as the second may be (planes padded to whole lines), which
+   * the second's residual then fits as it is */
+  FxConvEpilogue a_layout;
+  if (a_ep != NULL && b_ep != NULL && b_ep->pad_planes)
+    {
+      a_layout = *a_ep;
+      a_layout.pad_planes = TRUE;
+      a_ep = &a_layout;
+    }
   g_autoptr (FxTensor) first = fx_tensor_conv2d_fused (a_input, a_weight, a_bias, a_params,
                                                        a_ep, error);
   if (first == NULL)
