@@ -117,6 +117,7 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
       plan->instrs[i].fused_head = -1;
       plan->instrs[i].fuse_residual_arg = -1;
       plan->instrs[i].fuse_pool = FALSE;
+      plan->instrs[i].fuse_pair = FALSE;
     }
   /* Only consecutive instructions: the chain then runs where its first node stood, and
    * nothing between its nodes can observe (or free) the values it skips. */
@@ -161,7 +162,6 @@ fx_run_fuse_detect (ExecPlan *plan, const int *n_uses)
   for (int i = 0; i < plan->n_instrs; i++)
     {
       Instr *first = &plan->instrs[i];
-      first->fuse_pair = FALSE;
       if (first->fuse_len != 2 || first->fuse_residual_arg >= 0 || first->fuse_pool
           || i + 2 >= plan->n_instrs || n_uses[i + 1] != 1)
         continue;

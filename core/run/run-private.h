@@ -56,8 +56,9 @@ typedef struct {
   /* slots whose last reader this instruction is */
   int *frees;
   int n_frees;
-  /* Conv2d → BatchNorm2d (→ add) (→ ReLU) (→ MaxPool2d) fusion (fuse.c): on the conv instruction, the length of
-   * the chain it heads (0: none); on the others, the head's index (-1: not in a chain). */
+  /* Conv2d → BatchNorm2d (→ add) (→ ReLU) (→ MaxPool2d) fusion (fuse.c): on the conv
+   * instruction, the length of the chain it heads (0: none); on the others, the head's index
+   * (-1: not in a chain). */
   int fuse_len;
   int fused_head;
   /* on the head: which argument of the chain's third node is the residual it adds (0 or 1;

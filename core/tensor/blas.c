@@ -988,8 +988,8 @@ stream_prefetch_next_block (const StreamProduct *sp, const StreamBlock *blk, int
       _mm_prefetch (row + 64 * line, _MM_HINT_T1);
 }
 
-/* A tile of mr rows of a full 4-vector block, in one panel, that copies B's block to pack_to
- * as it goes (StreamPack). */
+/* A tile of mr rows of a full 4-vector block, one panel of it, that copies that panel of B's
+ * block to pack_to as it goes (StreamPack). */
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
 stream_run_pack_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
                       const float *ap, const float *bp, int64_t ldb, float *cp, const float *dp,

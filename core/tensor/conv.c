@@ -1963,6 +1963,24 @@ fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
   return convolution (input, weight, bias, p, FALSE, ep, error);
 }
 
+/* p's stride, padding and dilation as two values each, as convolution () expands them, or
+ * FALSE where it would refuse them (it then says why). */
+static gboolean
+conv2d_params (const FxConvParams *p, int64_t *stride, int64_t *padding, int64_t *dilation)
+{
+  return expand_param ("stride", p->n_stride, p->stride, 2, stride, NULL)
+         && expand_param ("padding", p->n_padding, p->padding, 2, padding, NULL)
+         && expand_param ("dilation", p->n_dilation, p->dilation, 2, dilation, NULL);
+}
+
+/* bias is NULL, or a contiguous float32 vector of o values. */
+static gboolean
+f32_bias_fits (const FxTensor *bias, int64_t o)
+{
+  return bias == NULL || (bias->dtype == FX_DTYPE_FLOAT32 && bias->ndim == 1
+                          && bias->shape[0] == o && fx_tensor_is_contiguous (bias));
+}
+
 /* ---- two 1×1 convolutions into one output (ResNet's conv3 and downsample) ----
  * The second convolution's epilogue adds the first's finished output as its residual. Run
  * apart, that first output (3.2 MB at 56×56) goes to memory and comes back; here each task
@@ -2005,25 +2023,19 @@ pair_tasks (int64_t begin, int64_t end, gpointer data)
 static gboolean
 pair_conv_fits (FxTensor *input, FxTensor *weight, FxTensor *bias, const FxConvParams *p)
 {
+  int64_t stride[2], padding[2], dilation[2];
   if (p->padding_mode != NULL || p->groups != 1 || input->ndim != 4 || weight->ndim != 4
       || input->dtype != FX_DTYPE_FLOAT32 || weight->dtype != FX_DTYPE_FLOAT32
       || input->shape[0] != 1 || weight->shape[1] != input->shape[1] || weight->shape[2] != 1
       || weight->shape[3] != 1 || !fx_tensor_is_contiguous (weight)
       || fx_conv_plane_stride (input) == 0
       || weight->shape[0] * weight->shape[1] * (int64_t) sizeof (float) > (3 << 19)
-      || (bias != NULL && (bias->dtype != FX_DTYPE_FLOAT32 || bias->ndim != 1
-                           || bias->shape[0] != weight->shape[0]
-                           || !fx_tensor_is_contiguous (bias))))
+      || !f32_bias_fits (bias, weight->shape[0])
+      || !conv2d_params (p, stride, padding, dilation))
     return FALSE;
   for (int d = 0; d < 2; d++)
-    {
-      int64_t st = p->n_stride == 1 ? p->stride[0] : p->n_stride == 2 ? p->stride[d] : -1;
-      int64_t pad = p->n_padding == 1 ? p->padding[0] : p->n_padding == 2 ? p->padding[d] : -1;
-      int64_t dil = p->n_dilation == 1 ? p->dilation[0]
-                    : p->n_dilation == 2 ? p->dilation[d] : -1;
-      if (pad != 0 || dil != 1 || st != 1)
-        return FALSE;
-    }
+    if (stride[d] != 1 || padding[d] != 0 || dilation[d] != 1)
+      return FALSE;
   return TRUE;
 }
 
@@ -2091,17 +2103,14 @@ stem_max_pool_applies (FxTensor *input, FxTensor *weight, FxTensor *bias,
                        const FxConvParams *p, const FxConvEpilogue *ep, const FxPoolParams *pool,
                        Geom *g)
 {
+  int64_t stride[2], padding[2], dilation[2];
   if (p->padding_mode != NULL || p->groups != 1 || (ep != NULL && ep->residual != NULL)
       || input->ndim != 4 || weight->ndim != 4 || input->dtype != FX_DTYPE_FLOAT32
       || weight->dtype != FX_DTYPE_FLOAT32 || input->shape[0] < 1 || input->shape[1] < 1
       || weight->shape[1] != input->shape[1] || weight->shape[0] < 1
       || !fx_tensor_is_contiguous (input) || !fx_tensor_is_contiguous (weight)
-      || (bias != NULL && (bias->dtype != FX_DTYPE_FLOAT32 || bias->ndim != 1
-                           || bias->shape[0] != weight->shape[0]
-                           || !fx_tensor_is_contiguous (bias)))
-      || (p->n_stride != 1 && p->n_stride != 2) || (p->n_padding != 1 && p->n_padding != 2)
-      || (p->n_dilation != 1 && p->n_dilation != 2) || pool->ceil_mode
-      || (pool->n_kernel != 1 && pool->n_kernel != 2))
+      || !f32_bias_fits (bias, weight->shape[0]) || !conv2d_params (p, stride, padding, dilation)
+      || pool->ceil_mode || (pool->n_kernel != 1 && pool->n_kernel != 2))
     return FALSE;
   for (int d = 0; d < 2; d++)
     if (pool_param (pool->n_kernel, pool->kernel, d, 0) != 3
@@ -2117,12 +2126,12 @@ stem_max_pool_applies (FxTensor *input, FxTensor *weight, FxTensor *bias,
   g->o = weight->shape[0];
   g->kh = weight->shape[2];
   g->kw = weight->shape[3];
-  g->sh = pool_param (p->n_stride, p->stride, 0, 1);
-  g->sw = pool_param (p->n_stride, p->stride, 1, 1);
-  g->ph = pool_param (p->n_padding, p->padding, 0, 0);
-  g->pw = pool_param (p->n_padding, p->padding, 1, 0);
-  g->dh = pool_param (p->n_dilation, p->dilation, 0, 1);
-  g->dw = pool_param (p->n_dilation, p->dilation, 1, 1);
+  g->sh = stride[0];
+  g->sw = stride[1];
+  g->ph = padding[0];
+  g->pw = padding[1];
+  g->dh = dilation[0];
+  g->dw = dilation[1];
   g->groups = 1;
   if (g->ph < 0 || g->pw < 0 || g->h + 2 * g->ph < g->kh || g->w + 2 * g->pw < g->kw)
     return FALSE;

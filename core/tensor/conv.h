@@ -70,27 +70,26 @@ int64_t   fx_conv_plane_stride (const FxTensor *t);
 FxTensor *fx_tensor_conv2d_fused (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                   const FxConvParams *params, const FxConvEpilogue *ep,
                                   GError **error);
+typedef struct _FxPoolParams FxPoolParams;   /* below, with the pooling functions */
 /* max_pool2d (conv2d_fused (input, weight, bias, params, ep), pool) (ep without a residual
  * for the fast path), bit for bit: a stride-2 convolution of few input channels (ResNet's
  * stem) under a 3×3 stride-2 pool of padding 1 pools each band of output rows while it is in
- * cache instead of writing them all and reading them back. Defined after the pooling
- * declarations below. */
-typedef struct _FxPoolParams FxPoolParams;
+ * cache instead of writing them all and reading them back. */
+FxTensor *fx_tensor_conv2d_fused_max_pool (FxTensor *input, FxTensor *weight, FxTensor *bias,
+                                           const FxConvParams *params,
+                                           const FxConvEpilogue *ep, const FxPoolParams *pool,
+                                           GError **error);
 /* conv2d_fused (b_input, b_weight, b_bias, b_params, b_ep with residual = conv2d_fused
  * (a_input, a_weight, a_bias, a_params, a_ep)), bit for bit (the eps without residuals of
- * their own): two 1×1 convolutions of one image into one output (ResNet's conv3 and its
- * downsample, stride 1 or 2) run tile by tile, the first's tile added from the core's cache
- * instead of the whole first output written and read back. */
+ * their own): for two 1×1 stride-1 convolutions of one image into one output (ResNet's conv3
+ * and its downsample), tile by tile, the first's tile added from the core's cache instead of
+ * the whole first output written and read back; otherwise the two one after the other. */
 FxTensor *fx_tensor_conv2d_fused_pair (FxTensor *a_input, FxTensor *a_weight, FxTensor *a_bias,
                                        const FxConvParams *a_params,
                                        const FxConvEpilogue *a_ep, FxTensor *b_input,
                                        FxTensor *b_weight, FxTensor *b_bias,
                                        const FxConvParams *b_params,
                                        const FxConvEpilogue *b_ep, GError **error);
-FxTensor *fx_tensor_conv2d_fused_max_pool (FxTensor *input, FxTensor *weight, FxTensor *bias,
-                                           const FxConvParams *params,
-                                           const FxConvEpilogue *ep, const FxPoolParams *pool,
-                                           GError **error);
 /* weight [C, O/groups, k...]; padding_mode must be NULL. */
 FxTensor *fx_tensor_conv_transpose1d (FxTensor *input, FxTensor *weight, FxTensor *bias,
                                       const FxConvParams *params, GError **error);

@@ -891,6 +891,7 @@ output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const 
         }
       const float *mg = Mt + (g - o0);
       const float *res_plane0 = residual_plane0 (j, n, g);
+      const float *out_plane0 = j->out + (n * s->o + g) * out_plane;
       /* with a residual, the epilogue after the transpose, channel l of the group as row l
        * of res_ep (the bias is in already) */
       const FxGemmEpilogue res_ep = { NULL, ep ? ep->scale_shift + 2 * g : NULL, res_plane0,
@@ -900,8 +901,7 @@ output_lanes_body (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const 
           {
             if (res_plane0 != NULL)
               prefetch_group (j, res_plane0, nc, m, ty, tx0 + per_group, r1, 0);
-            prefetch_group (j, j->out + (n * s->o + g) * out_plane, nc, m, ty, tx0 + per_group,
-                            r1, 1);
+            prefetch_group (j, out_plane0, nc, m, ty, tx0 + per_group, r1, 1);
             for (int p = 0; p < per_group; p++)
               {
                 int64_t tx = tx0 + p;

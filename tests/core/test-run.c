@@ -526,6 +526,14 @@ node_calls (FxExecPlan *plan, const char *name)
   return 0;
 }
 
+/* Every node of names (NULL-terminated) ran inside a chain: no call of its own. */
+static void
+assert_fused_nodes (FxExecPlan *plan, const char *const *names)
+{
+  for (; *names != NULL; names++)
+    g_assert_cmpuint (node_calls (plan, *names), ==, 0);
+}
+
 static FxValue
 run_once (FxExecPlan *plan, const FxValue *x)
 {
@@ -577,9 +585,8 @@ test_fuse_spellings (void)
 {
   g_autoptr (FxGraphModule) gm = NULL;
   g_autoptr (FxExecPlan) plan = check_fused_model ("spellings", "xf", 5, &gm);
-  const char *fused[] = { "bn1", "relu", "bn2", "relu_1", "bn3", "relu_2", "bn4" };
-  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
-    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  assert_fused_nodes (plan, (const char *const[]) { "bn1", "relu", "bn2", "relu_1", "bn3",
+                                                    "relu_2", "bn4", NULL });
   g_assert_cmpuint (node_calls (plan, "conv1"), ==, 1);
   g_assert_cmpuint (node_calls (plan, "add"), ==, 0);   /* bn4 + x: the residual */
   /* padding_mode='reflect': found when compiling, run node by node */
@@ -721,10 +728,9 @@ test_fuse_residuals (void)
 {
   g_autoptr (FxGraphModule) gm = NULL;
   g_autoptr (FxExecPlan) plan = check_fused_model ("residuals", "x8", 9, &gm);
-  const char *fused[] = { "add", "relu", "add_1", "relu_1", "add_2", "relu_", "add_3", "add_4",
-                          "add_", "relu_2", "bn7", "bn9" };
-  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
-    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  assert_fused_nodes (plan, (const char *const[]) { "add", "relu", "add_1", "relu_1", "add_2",
+                                                    "relu_", "add_3", "add_4", "add_", "relu_2",
+                                                    "bn7", "bn9", NULL });
   /* relu_2.add_(bn7) writes into the residual: bn7 fused, the add runs itself */
   g_assert_cmpuint (node_calls (plan, "add__1"), ==, 1);
   /* + mean ([2, 8, 1, 1]): the chain is found, but the residual does not fit at run time */
@@ -785,9 +791,8 @@ test_fuse_pools (void)
 {
   g_autoptr (FxGraphModule) gm = NULL;
   g_autoptr (FxExecPlan) plan = check_fused_model ("pools", "xp", 4, &gm);
-  const char *fused[] = { "bn1", "relu", "pool1", "bn2", "pool2", "bn3", "relu_1", "pool3" };
-  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
-    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  assert_fused_nodes (plan, (const char *const[]) { "bn1", "relu", "pool1", "bn2", "pool2",
+                                                    "bn3", "relu_1", "pool3", NULL });
   g_assert_cmpuint (node_calls (plan, "bn4"), ==, 1);
   g_assert_cmpuint (node_calls (plan, "pool4"), ==, 1);
 }
@@ -799,9 +804,8 @@ test_fuse_pair (void)
 {
   g_autoptr (FxGraphModule) gm = NULL;
   g_autoptr (FxExecPlan) plan = check_fused_model ("pair", "xq", 3, &gm);
-  const char *fused[] = { "bn3", "downsample_0", "downsample_1", "add", "relu_1" };
-  for (guint i = 0; i < G_N_ELEMENTS (fused); i++)
-    g_assert_cmpuint (node_calls (plan, fused[i]), ==, 0);
+  assert_fused_nodes (plan, (const char *const[]) { "bn3", "downsample_0", "downsample_1",
+                                                    "add", "relu_1", NULL });
   g_assert_cmpuint (node_calls (plan, "conv3"), ==, 1);
 }
 
