@@ -678,13 +678,19 @@ transpose16 (v16 r[LANES])
 }
 
 /* The filters of output channels [o0, o1) and input channels [c0, c1) →
- * Ut[ξ·pstride + (c - c0)·ldu + (o - o0)], 16 output channels to a vector (lanes past o1
- * get zeros: ldu leaves room for them). The taps of 16 filters × 16 input channels are 16
- * rows of 144 contiguous floats; nine 16×16 transposes leave each (channel, tap) of the 16
- * filters in one vector, which then go through weight_block_body's transform. */
+ * Ut[ξ·pstride + (o - o0) / 16·vs + (c - c0)·16 + (o - o0) % 16]: 16 output channels to a
+ * vector (lanes past o1 get zeros), each vector's run of channels vs floats long. The taps
+ * of 16 filters × 16 input channels are 16 rows of 144 contiguous floats; nine 16×16
+ * transposes leave each (channel, tap) of the 16 filters in one vector, which then go
+ * through weight_block_body's transform.
+ * Each filter's transform goes to α² lines that are not in L1 (Ut is most of L2): the
+ * stores then waited for their lines, and cost as much as the transform. Laid out this
+ * way, each point's lines are written one after the other, and the lines two channels on
+ * are asked for ahead, for writing: the transform took 10-14% less time (256→256 at 14×14,
+ * 512→512 at 7×7, one thread). */
 ALWAYS_INLINE void
 weight_lanes_body (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1,
-                   float *Ut, int64_t pstride, int64_t ldu, const int a)
+                   float *Ut, int64_t pstride, int64_t vs, const int a)
 {
   const int64_t C = j->s->c;
   float taps[9 * LANES][LANES] __attribute__ ((aligned (64)));   /* [c·9 + tap][o] */
@@ -715,9 +721,12 @@ weight_lanes_body (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t
               for (int l = 0; l < LANES; l++)
                 ST (taps[LANES * b + l], r[l]);
             }
-          float *dst = Ut + (cg - c0) * ldu + (og - o0);
-          for (int c = 0; c < nc; c++, dst += ldu)
+          float *dst = Ut + (og - o0) / LANES * vs + (cg - c0) * LANES;
+          for (int c = 0; c < nc; c++, dst += LANES)
             {
+              if (c + 2 < nc)
+                for (int x = 0; x < a * a; x++)
+                  __builtin_prefetch (dst + 2 * LANES + x * pstride, 1, 3);
               v16 g[3][3], t[MAX_ALPHA][3], u[MAX_ALPHA][MAX_ALPHA];
               for (int r = 0; r < 3; r++)
                 for (int q = 0; q < 3; q++)
@@ -740,20 +749,21 @@ weight_lanes_body (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t
 
 __attribute__ ((target ("avx512f,fma"))) static void
 weight_lanes (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1, float *Ut,
-              int64_t pstride, int64_t ldu)
+              int64_t pstride, int64_t vs)
 {
   if (j->alpha == 6)
-    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, ldu, 6);
+    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, vs, 6);
   else
-    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, ldu, 4);
+    weight_lanes_body (j, o0, o1, c0, c1, Ut, pstride, vs, 4);
 }
 
-/* mt[i·ldm + o] (+)= Σ_k v[k·ldv + i] · u[k·ldu + o] for mr tiles i and 16·nv channels o:
- * per k, nv loads of U^T's row and mr broadcasts of V's; with `fetching` (a constant, so
- * that the kernel without it is unchanged), one line of ra's on each of the first `ahead` k. */
+/* mt[i·ldm + o] (+)= Σ_k v[k·ldv + i] · u[o / 16·vs + 16·k + o % 16] for mr tiles i and
+ * 16·nv channels o: per k, nv loads of U^T's row and mr broadcasts of V's; with `fetching`
+ * (a constant, so that the kernel without it is unchanged), one line of ra's on each of the
+ * first `ahead` k. */
 __attribute__ ((target ("avx512f"))) static inline __attribute__ ((always_inline)) void
 lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
-            const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate,
+            const float *u, int64_t vs, float *mt, int64_t ldm, gboolean accumulate,
             const gboolean fetching, RawAhead *ra, int64_t ahead)
 {
   __m512 acc[8][4];
@@ -766,7 +776,7 @@ lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
         raw_ahead_step (ra);
       __m512 uv[4];
       for (int q = 0; q < nv; q++)
-        uv[q] = _mm512_loadu_ps (u + k * ldu + 16 * q);
+        uv[q] = _mm512_loadu_ps (u + k * LANES + vs * q);
       for (int i = 0; i < mr; i++)
         {
           __m512 b = _mm512_set1_ps (v[k * ldv + i]);
@@ -782,11 +792,11 @@ lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
 #define LANES_TILE_CASE(mr, nv)                                                             \
   case FX_TILE_ID (mr, nv):                                                                 \
     if (ra != NULL)                                                                         \
-      lanes_tile ((mr), (nv), kc, v + t, ldv, u + o, ldu, mt + t * ldm + o, ldm, accumulate, \
-                  TRUE, ra, ahead);                                                         \
+      lanes_tile ((mr), (nv), kc, v + t, ldv, u + o / LANES * vs, vs, mt + t * ldm + o, ldm,  \
+                  accumulate, TRUE, ra, ahead);                                             \
     else                                                                                    \
-      lanes_tile ((mr), (nv), kc, v + t, ldv, u + o, ldu, mt + t * ldm + o, ldm, accumulate, \
-                  FALSE, NULL, 0);                                                          \
+      lanes_tile ((mr), (nv), kc, v + t, ldv, u + o / LANES * vs, vs, mt + t * ldm + o, ldm,  \
+                  accumulate, FALSE, NULL, 0);                                              \
     break;
 
 /* Mt [nt][ldm] (+)= V^T · U^T over kc input channels, for nob output channels (rounded up
@@ -794,7 +804,7 @@ lanes_tile (const int mr, const int nv, int64_t kc, const float *v, int64_t ldv,
  * 8 × 3 for the last channels. ra (or NULL): `ahead` of its lines fetched per tile. */
 __attribute__ ((target ("avx512f"))) static void
 lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv,
-                const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate,
+                const float *u, int64_t vs, float *mt, int64_t ldm, gboolean accumulate,
                 RawAhead *ra, int64_t ahead)
 {
   for (int64_t o = 0; o < nob; o += 4 * LANES)
@@ -977,14 +987,14 @@ lanes_available (void)
 
 static void
 weight_lanes (const WinoJob *j, int64_t o0, int64_t o1, int64_t c0, int64_t c1, float *Ut,
-              int64_t pstride, int64_t ldu)
+              int64_t pstride, int64_t vs)
 {
   g_assert_not_reached ();
 }
 
 static void
 lanes_products (int64_t nt, int64_t nob, int64_t kc, const float *v, int64_t ldv,
-                const float *u, int64_t ldu, float *mt, int64_t ldm, gboolean accumulate,
+                const float *u, int64_t vs, float *mt, int64_t ldm, gboolean accumulate,
                 RawAhead *ra, int64_t ahead)
 {
   g_assert_not_reached ();
@@ -1064,17 +1074,18 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
   block_rows (j, blk, &n, &r0, &r1);
   int64_t nt = (r1 - r0) * j->tw;
   const int64_t ldm = LANES_OB, mt_stride = nt * ldm + LANES;
-  const int64_t ut_stride = j->cc * LANES_OB + LANES;
+  /* a point's U^T: LANES_OB / 16 vectors of channels, each a run of cc channels */
+  const int64_t vs = j->cc * LANES + LANES;
+  const int64_t ut_stride = LANES_OB / LANES * vs + LANES;
   float *Mt = scratch (SCRATCH_MT, (gsize) j->P * mt_stride);
   float *Ut = scratch (SCRATCH_UB, (gsize) j->P * ut_stride);
   for (int64_t b0 = o0; b0 < o1; b0 += LANES_OB)
     {
       int64_t b1 = MIN (o1, b0 + LANES_OB), nob = b1 - b0;
-      int64_t nobp = (nob + LANES - 1) / LANES * LANES;
       for (int64_t c0 = 0; c0 < s->c; c0 += j->cc)
         {
           int64_t c1 = MIN (s->c, c0 + j->cc);
-          weight_lanes (j, b0, b1, c0, c1, Ut, ut_stride, nobp);
+          weight_lanes (j, b0, b1, c0, c1, Ut, ut_stride, vs);
           /* the next chunk: this block's next input channels, or the next block's first */
           RawAhead ra;
           int64_t ahead = 0, nb0 = c1 < s->c ? b0 : b0 + LANES_OB, nc0 = c1 < s->c ? c1 : 0;
@@ -1085,7 +1096,7 @@ products_lanes (const WinoJob *j, int64_t blk, int64_t o0, int64_t o1, const flo
             {
               float *mt = Mt + x * mt_stride;
               lanes_products (nt, nob, c1 - c0, V + x * j->vstride + c0 * j->ldv, j->ldv,
-                              Ut + x * ut_stride, nobp, mt, ldm, c0 > 0,
+                              Ut + x * ut_stride, vs, mt, ldm, c0 > 0,
                               ahead > 0 ? &ra : NULL, ahead);
             }
         }
@@ -1186,12 +1197,14 @@ jit_block_channels (int P, int64_t c)
  * (P·cc·LANES_OB floats) then takes about 384 KiB of the L2 cache — with the next chunk's
  * raw filters (cc·LANES_OB·9 floats) when they are fetched ahead (raw_ahead): with only
  * the transform counted, those pushed the transform out of L2 and the products waited on
- * it. A multiple of 16. */
+ * it. At most 64, which keeps a point's part of it (cc·LANES_OB floats: 16 KiB) and of V in
+ * L1 for the register tiles that read them one after the other: 96 (256→256 at 14×14,
+ * 128→128 at 28×28) ran 2-5% slower. A multiple of 16. */
 static int64_t
 lanes_chunk_channels (int P, int64_t c, gboolean raw_ahead)
 {
   int64_t per_channel = 4 * P * LANES_OB + (raw_ahead ? 4 * 9 * LANES_OB : 0);
-  int64_t cc = ((int64_t) 384 << 10) / per_channel / LANES * LANES;
+  int64_t cc = MIN (((int64_t) 384 << 10) / per_channel / LANES * LANES, (int64_t) 64);
   return MIN (MAX (cc, (int64_t) LANES), MAX (c, (int64_t) 1));
 }
 
