@@ -988,6 +988,24 @@ stream_prefetch_next_block (const StreamProduct *sp, const StreamBlock *blk, int
       _mm_prefetch (row + 64 * line, _MM_HINT_T1);
 }
 
+/* A full 4-vector block's tile of mr rows (1 to 6), one panel of it, B's rows ldb_ apart,
+ * copying them to pack_ (or NULL) as it goes: the body of the two functions below. */
+#define STREAM_FULL4_CASE(r, ldb_, pack_)                                                   \
+  case (r):                                                                                 \
+    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, (ldb_), cp, sp->ldc, blk->masks,        \
+                 accumulate, dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, (pack_), \
+                 TRUE);                                                                     \
+    break;
+#define STREAM_FULL4_SWITCH(ldb_, pack_)                                                    \
+  switch (mr)                                                                               \
+    {                                                                                       \
+      STREAM_FULL4_CASE (1, ldb_, pack_) STREAM_FULL4_CASE (2, ldb_, pack_)                 \
+      STREAM_FULL4_CASE (3, ldb_, pack_) STREAM_FULL4_CASE (4, ldb_, pack_)                 \
+      STREAM_FULL4_CASE (5, ldb_, pack_) STREAM_FULL4_CASE (6, ldb_, pack_)                 \
+    default:                                                                                \
+      g_assert_not_reached ();                                                              \
+    }
+
 /* A tile of mr rows of a full 4-vector block, one panel of it, that copies that panel of B's
  * block to pack_to as it goes (StreamPack). */
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
@@ -996,46 +1014,24 @@ stream_run_pack_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, i
                       const TileEpilogue *tile_ep, uintptr_t next_a, float *pack_to,
                       gboolean accumulate)
 {
-#define STREAM_PACK_CASE(r)                                                                 \
-  case (r):                                                                                 \
-    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, accumulate,\
-                 dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, pack_to, TRUE);    \
-    break;
-  switch (mr)
-    {
-    STREAM_PACK_CASE (1) STREAM_PACK_CASE (2) STREAM_PACK_CASE (3)
-    STREAM_PACK_CASE (4) STREAM_PACK_CASE (5) STREAM_PACK_CASE (6)
-    default:
-      g_assert_not_reached ();
-    }
-#undef STREAM_PACK_CASE
+  STREAM_FULL4_SWITCH (ldb, pack_to)
 }
 
 /* A tile of mr rows of a full 4-vector block, one panel of it, that reads B's panel from
  * the copy that StreamPack holds: rows 64 floats apart, a constant. With B's row stride in
  * a register instead, GCC ran out of them in the 6×4 tile's loop of two k (reloading B's
  * offsets from the stack: five loads every two k, on top of the 20 the tile needs), and
- * products read from the copy ran 4-7% slower (264×64×256, 256×196×1024, 1024×196×256,
- * one thread). */
+ * products read from the copy ran 3-7% slower (264×196×256, 256×196×1024, 1024×196×256,
+ * 128×784×512; one thread). */
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
 stream_run_packed_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
                         const float *ap, const float *bp, float *cp, const float *dp,
                         const TileEpilogue *tile_ep, uintptr_t next_a, gboolean accumulate)
 {
-#define STREAM_PACKED_CASE(r)                                                               \
-  case (r):                                                                                 \
-    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, 64, cp, sp->ldc, blk->masks, accumulate, \
-                 dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, NULL, TRUE);       \
-    break;
-  switch (mr)
-    {
-    STREAM_PACKED_CASE (1) STREAM_PACKED_CASE (2) STREAM_PACKED_CASE (3)
-    STREAM_PACKED_CASE (4) STREAM_PACKED_CASE (5) STREAM_PACKED_CASE (6)
-    default:
-      g_assert_not_reached ();
-    }
-#undef STREAM_PACKED_CASE
+  STREAM_FULL4_SWITCH (64, NULL)
 }
+#undef STREAM_FULL4_SWITCH
+#undef STREAM_FULL4_CASE
 
 /* Tile of rows mt of block blk, panel p; next_a: where A's block of the tile after it
  * starts, for prefetching (an integer: past A's end after the last tile, where prefetching
