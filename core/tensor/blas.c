@@ -805,25 +805,7 @@ stream_tile (const int mr, const int nv, const gboolean full, int64_t kc, const 
 #undef STREAM_PAIR_STEP
     }
   /* The narrower tiles (8 rows) one k at a time, and a 6×4 tile's last k when kc is odd:
-   * with two k in flight, GCC ran out of registers for 8 rows and they ran 25% slower. The
-   * prefetch's address kept from one to the next (rather than computed from k, with a
-   * multiplication, every two k): products of 8-row tiles 2-3% faster. */
-  int pf_row1 = (int) ((k >> 1) % mr);
-  const float *pf_at = a + pf_row1 * lda + k + STREAM_PREFETCH;
-  for (const int64_t k_in_a = kc - STREAM_PREFETCH; k < k_in_a; k++, pf_at++)
-    {
-      if ((k & 1) == 0)
-        {
-          _mm_prefetch ((const char *) pf_at, _MM_HINT_T0);
-          pf_at += lda;
-          if (++pf_row1 == mr)
-            {
-              pf_row1 = 0;
-              pf_at -= mr * lda;
-            }
-        }
-      STREAM_STEP (k);
-    }
+   * with two k in flight, GCC ran out of registers for 8 rows and they ran 25% slower. */
   for (; k < kc; k++)
     {
       if ((k & 1) == 0)
@@ -1006,6 +988,24 @@ stream_prefetch_next_block (const StreamProduct *sp, const StreamBlock *blk, int
       _mm_prefetch (row + 64 * line, _MM_HINT_T1);
 }
 
+/* A full 4-vector block's tile of mr rows (1 to 6), one panel of it, B's rows ldb_ apart,
+ * copying them to pack_ (or NULL) as it goes: the body of the two functions below. */
+#define STREAM_FULL4_CASE(r, ldb_, pack_)                                                   \
+  case (r):                                                                                 \
+    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, (ldb_), cp, sp->ldc, blk->masks,        \
+                 accumulate, dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, (pack_), \
+                 TRUE);                                                                     \
+    break;
+#define STREAM_FULL4_SWITCH(ldb_, pack_)                                                    \
+  switch (mr)                                                                               \
+    {                                                                                       \
+      STREAM_FULL4_CASE (1, ldb_, pack_) STREAM_FULL4_CASE (2, ldb_, pack_)                 \
+      STREAM_FULL4_CASE (3, ldb_, pack_) STREAM_FULL4_CASE (4, ldb_, pack_)                 \
+      STREAM_FULL4_CASE (5, ldb_, pack_) STREAM_FULL4_CASE (6, ldb_, pack_)                 \
+    default:                                                                                \
+      g_assert_not_reached ();                                                              \
+    }
+
 /* A tile of mr rows of a full 4-vector block, one panel of it, that copies that panel of B's
  * block to pack_to as it goes (StreamPack). */
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
@@ -1014,41 +1014,24 @@ stream_run_pack_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, i
                       const TileEpilogue *tile_ep, uintptr_t next_a, float *pack_to,
                       gboolean accumulate)
 {
-#define STREAM_PACK_CASE(r)                                                                 \
-  case (r):                                                                                 \
-    stream_tile ((r), 4, TRUE, kc, ap, sp->lda, bp, ldb, cp, sp->ldc, blk->masks, accumulate,\
-                 dp, sp->k, blk->n_dots, cp + blk->nd0, tile_ep, next_a, pack_to, TRUE);    \
-    break;
-  switch (mr)
-    {
-    STREAM_PACK_CASE (1) STREAM_PACK_CASE (2) STREAM_PACK_CASE (3)
-    STREAM_PACK_CASE (4) STREAM_PACK_CASE (5) STREAM_PACK_CASE (6)
-    default:
-      g_assert_not_reached ();
-    }
-#undef STREAM_PACK_CASE
+  STREAM_FULL4_SWITCH (ldb, pack_to)
 }
 
-/* Any tile of block blk, one panel of it, with B's rows 64 floats apart, as a constant: the
- * copy that StreamPack holds, ResNet's 7×7 images (planes padded to 64 floats), the columns
- * of 49 outputs that im2col gathers. With B's row stride in a register instead, GCC ran out
- * of them in the 6×4 tile's loop of two k (reloading B's offsets from the stack: five loads
- * every two k, on top of the 20 the tile needs); products read from the copy ran 3-7% slower
- * (264×196×256, 256×196×1024, 1024×196×256, 128×784×512), those of 8-row tiles over 7×7
- * images 5-13% slower (512×49×2048, 2048×49×512, 512×49×4608, 512×48×1024; one thread). */
+/* A tile of mr rows of a full 4-vector block, one panel of it, that reads B's panel from
+ * the copy that StreamPack holds: rows 64 floats apart, a constant. With B's row stride in
+ * a register instead, GCC ran out of them in the 6×4 tile's loop of two k (reloading B's
+ * offsets from the stack: five loads every two k, on top of the 20 the tile needs), and
+ * products read from the copy ran 3-7% slower (264×196×256, 256×196×1024, 1024×196×256,
+ * 128×784×512; one thread). */
 __attribute__ ((target ("avx512f"))) static __attribute__ ((noinline)) void
-stream_run_tile64 (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
-                   int64_t k0, const float *ap, const float *bp, float *cp, const float *dp,
-                   const TileEpilogue *tile_ep, uintptr_t next_a)
+stream_run_packed_tile (const StreamProduct *sp, const StreamBlock *blk, int mr, int64_t kc,
+                        const float *ap, const float *bp, float *cp, const float *dp,
+                        const TileEpilogue *tile_ep, uintptr_t next_a, gboolean accumulate)
 {
-  const int64_t ldb = 64;
-  switch (FX_TILE_ID (mr, blk->nv) * 2 + blk->full)
-    {
-    FX_TILE_CASES (STREAM_TILE_CASES)
-    default:
-      g_assert_not_reached ();
-    }
+  STREAM_FULL4_SWITCH (64, NULL)
 }
+#undef STREAM_FULL4_SWITCH
+#undef STREAM_FULL4_CASE
 
 /* Tile of rows mt of block blk, panel p; next_a: where A's block of the tile after it
  * starts, for prefetching (an integer: past A's end after the last tile, where prefetching
@@ -1062,6 +1045,7 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
   int64_t kc = MIN (sp->kc_step, sp->k - k0), ldb = sp->ldb;
   const float *bp = sp->b + k0 * sp->ldb + n0, *dp = sp->dots ? sp->dots + k0 : NULL;
   float *pack_to = NULL;
+  gboolean packed = FALSE;   /* bp: the copy */
   if (blk->packs)
     {
       if (p == 0)
@@ -1070,6 +1054,7 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
         {
           bp = pack->buf + k0 * 64;
           ldb = 64;
+          packed = TRUE;
         }
       else if (pack->block == blk->index ? k0 == pack->rows : p == 0)
         {
@@ -1095,8 +1080,8 @@ stream_run_tile (const StreamProduct *sp, const StreamBlock *blk, int64_t mt, in
   if (pack_to)
     stream_run_pack_tile (sp, blk, mr, kc, ap, bp, ldb, cp, dp, tile_ep, next_a, pack_to,
                           k0 > 0);
-  else if (ldb == 64)   /* among them, all that read the copy */
-    stream_run_tile64 (sp, blk, mr, kc, k0, ap, bp, cp, dp, tile_ep, next_a);
+  else if (packed)
+    stream_run_packed_tile (sp, blk, mr, kc, ap, bp, cp, dp, tile_ep, next_a, k0 > 0);
   else
     switch (FX_TILE_ID (mr, blk->nv) * 2 + blk->full)
       {
