@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench-common.h"
 #include "tensor/blas.h"
 #include "tensor/conv.h"
 #include "tensor/tensor.h"
@@ -145,7 +146,12 @@ static void
 operands_free (Operands *op, const Build *b)
 {
   for (int i = 0; i < op->copies; i++)
-    op->is_conv ? b->unref (op->weights[i]) : g_aligned_free (op->a[i]);
+    {
+      if (op->is_conv)
+        b->unref (op->weights[i]);
+      else
+        g_aligned_free (op->a[i]);
+    }
   if (op->is_conv)
     b->unref (op->input);
   g_free (op->weights);
@@ -160,11 +166,11 @@ run_once (Operands *op, const Build *b)
 {
   int w = op->next;
   op->next = (op->next + 1) % op->copies;
-  gint64 t0 = g_get_monotonic_time ();
+  double t0 = bench_now ();
   if (!op->is_conv)
     {
       b->gemm (op->m, op->n, op->k, op->a[w], op->k, op->b, op->ldb, op->out, op->n, NULL);
-      return (g_get_monotonic_time () - t0) * 1e-6;
+      return bench_now () - t0;
     }
   FxConvParams params;
   b->params_init (&params);
@@ -172,7 +178,7 @@ run_once (Operands *op, const Build *b)
   params.padding[0] = op->pad;
   GError *error = NULL;
   FxTensor *out = b->conv2d (op->input, op->weights[w], NULL, &params, &error);
-  double t = (g_get_monotonic_time () - t0) * 1e-6;
+  double t = bench_now () - t0;
   if (out == NULL)
     {
       fprintf (stderr, "ab-kernels: %s\n", error ? error->message : "conv2d failed");
