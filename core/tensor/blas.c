@@ -890,10 +890,13 @@ typedef struct {
 static int
 stream_dots_for (int64_t n, int64_t k)
 {
-  /* several blocks over a long k (over two panels: the strided 3×3 layers' 2304 at 14×14)
-   * wait on A from L3 more than they compute, and a partial vector costs nearly nothing
-   * there: the dot products cost 2-5% more than it */
-  if (n > 64 && k > 2 * STREAM_KC)
+  /* several blocks over a k too long for StreamPack's copy (a strided 3×3 layer's 2304 at
+   * 14×14 in one product) wait on A from L3 more than they compute, and a partial vector
+   * costs nearly nothing there: the dot products cost 6-9% more than it (256×196×2304,
+   * 128×196×2304). Up to that k they gain: 256×196×1152 (ResNet-50's layer3.0.conv2, each
+   * half of its input channels), 256×196×1536, 256×196×2048 and 512×196×1152 took 14-16%
+   * less time than with blocks of 4, 4, 3 and 2 vectors (one thread, alternating builds). */
+  if (n > 64 && k > STREAM_PACK_K)
     return 0;
   int most = n > 32 ? STREAM_MAX_DOTS : 2;
   return n > 16 && n % 16 >= 1 && n % 16 <= most ? (int) (n % 16) : 0;
