@@ -187,7 +187,7 @@ test_stream_products (void)
 
 /* fx_sgemm_stream (the unpacked product behind the small-image paths) against fx_sgemm on
  * shapes that hit its edges: rows not a multiple of its 6- or 8-row tiles, columns not a
- * multiple of 16 or 64 (49, 50, 17, 34: the last one or two as dot products; 80, 196, 212:
+ * multiple of 16 or 64 (49, 50, 17, 34, 196: the last one to four as dot products; 80, 212:
  * five vectors left, as blocks of 3 and 2), k over its 128-deep panels (one block of columns:
  * each tile of rows through a group of panels; over 512 KiB of B, several groups), strides
  * wider than the rows, blocks of B that the first tile to take them copies for the others
@@ -206,6 +206,8 @@ test_stream_gemm (void)
     { 12, 100, 1300 },                                   /* panels in each block of columns */
     { 20, 300, 101 }, { 13, 700, 64 },                   /* blocks of B copied (StreamPack) */
     { 20, 300, 901 }, { 20, 300, 1500 },                 /* ... in two and three panels */
+    { 20, 196, 1152 },                /* copied blocks and 4 dot products, two panels */
+    { 7, 66, 2100 },                  /* a k past the copy's: no dot products */
   };
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     {

@@ -161,12 +161,15 @@ static const Cfg conv_cfgs[] = {
   /* the unpacked product's last columns as dot products, in its last block of columns: 196
    * (14×14: blocks of 4 vectors, 4 dot products; tiles of 6 rows and one of 4), 100 (blocks
    * of 4 and 2 vectors, 4 dot products, two k panels); 36 (one block, 4 dot products, 8-row
-   * tiles and one of 1 row, k over two panels); and 196 over a k of 1100, several blocks
-   * with a quarter-full last vector instead */
+   * tiles and one of 1 row, k over two panels); and 196 in halves of 112 and 84 over a k of
+   * 2100 (past StreamPack's copy), several blocks with a quarter-full last vector instead */
   { 1, 600, 14, 14, 70, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
   { 1, 110, 19, 19, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
   { 1, 1100, 6, 6, 9, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
-  { 1, 1100, 14, 14, 10, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
+  { 1, 2100, 14, 14, 10, 1, 1, 1, 1, 0, 0, 1, 1, 1 },
+  /* im2col tiles one to four columns past whole vectors (conv.c's tile_columns): 784
+   * positions in 4 tiles of 196, each 12 vectors and 4 dot products */
+  { 1, 128, 56, 56, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1 },
 };
 
 /* Each case on one thread and on two (tiles of output positions and slices of output
