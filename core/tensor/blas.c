@@ -1607,6 +1607,9 @@ fx_thread_buffer (GPrivate *key, GPrivate *size_key, gsize bytes)
   return buf;
 }
 
+static void parallel_chunks (int64_t n, int64_t chunk, int threads, FxParallelFunc fn,
+                             gpointer data);
+
 void
 fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
 {
@@ -1616,6 +1619,22 @@ fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
   int threads = MIN (fx_blas_num_threads (), POOL_MAX + 1);
   /* a few chunks per thread balance the load without much bookkeeping */
   int64_t chunk = MAX (min_chunk, (n + 4 * threads - 1) / (4 * (int64_t) threads));
+  parallel_chunks (n, chunk, threads, fn, data);
+}
+
+void
+fx_parallel_for_each (int64_t n, FxParallelFunc fn, gpointer data)
+{
+  /* (items past 2^30 would not fit the pool's claims: chunks then) */
+  if (n > 0)
+    parallel_chunks (n, MAX ((int64_t) 1, (n + (1 << 30) - 1) >> 30),
+                     MIN (fx_blas_num_threads (), POOL_MAX + 1), fn, data);
+}
+
+/* fx_parallel_for's work: [0, n) in chunks of `chunk` items. */
+static void
+parallel_chunks (int64_t n, int64_t chunk, int threads, FxParallelFunc fn, gpointer data)
+{
   int64_t n_chunks = (n + chunk - 1) / chunk;
   if (threads <= 1 || n_chunks <= 1 || !g_mutex_trylock (&pool.busy))
     {
@@ -1642,7 +1661,8 @@ fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
   pool.data = data;
   pool.n = n;
   pool.chunk = chunk;
-  /* n_chunks is at most about 4 per thread (see chunk above), far below 2^32 */
+  /* n_chunks: at most about 4 per thread, or the items of fx_parallel_for_each (a few
+   * heavy ones): far below 2^32 */
   atomic_store (&pool.ends, (guint64) n_chunks << 32);
   atomic_store (&pool.wanted, MIN (helpers, pool.n_workers));
   atomic_fetch_add (&pool.generation, 1);   /* open */

@@ -152,6 +152,10 @@ void         fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const
 typedef void (*FxParallelFunc) (int64_t begin, int64_t end, gpointer data);
 void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParallelFunc fn,
                                          gpointer data);
+/* fx_parallel_for with every item claimed on its own (fn gets one item at a time): for a few
+ * heavy items (tens of microseconds each or more), where chunks of several left one thread
+ * waiting up to a chunk's time for the other at the end. */
+void         fx_parallel_for_each       (int64_t n, FxParallelFunc fn, gpointer data);
 
 /* Memos of what a thread's scratch buffer holds, for parallel tasks that make an input once
  * per thread and reuse it for the thread's next task on the same part (im2col columns,

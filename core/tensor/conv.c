@@ -8,6 +8,7 @@
 #include "tensor/conv.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -794,32 +795,67 @@ shared_product_side (const GemmConvJob *j, int side)
  * product, each side gathered every column (layer3.0.conv2: 1.8 MB a thread, 150-230 µs
  * of its 800 µs): now each gathers half, and reads only its own. Each output is
  * (Σ over the first half) + (Σ over the second), whichever threads run the sides; one
- * thread (or more than two) sums all the channels in one go, so the last bits differ. */
+ * thread (or more than two) sums all the channels in one go, so the last bits differ.
+ * Each side's product is shared (FxGemmShare): the thread that finishes its own first takes
+ * the other's remaining units from its far end, reading the columns the other gathered. As
+ * static halves, the caller waited 0.3-1.5 ms a forward for the other thread (ResNet-50's
+ * layer3.0.conv2 and layer4.0.conv2), whose core the machine's other work slowed. */
 typedef struct {
   const GemmConvJob *j;
   int64_t c_split;   /* side 0: input channels [0, c_split); side 1: the rest */
   float *partial;    /* side 1's sums: og rows of ncols */
+  int64_t ldb;       /* the gathered columns' row stride */
+  FxGemmShare share[2];
+  const float *cols[2];   /* each side's gathered columns, once `gathered` says so */
+  atomic_int taken[2], gathered[2];
 } SplitKJob;
 
 /* The caller's buffer for side 1's sums (fx_thread_buffer). */
 static GPrivate partial_scratch = G_PRIVATE_INIT (g_aligned_free);
 static GPrivate partial_scratch_size = G_PRIVATE_INIT (NULL);
 
+/* Units of side `side`'s product, from its front (own) or its back (helping). */
+static void
+split_k_product (SplitKJob *sk, int side, int from)
+{
+  const GemmConvJob *j = sk->j;
+  int64_t taps = j->g->kh * j->g->kw;
+  int64_t c0 = side ? sk->c_split : 0, c1 = side ? j->cg : sk->c_split;
+  fx_sgemm_stream_shared (j->og, j->ncols, (c1 - c0) * taps, (const float *) j->w + c0 * taps,
+                          j->k, sk->cols[side], sk->ldb,
+                          side ? sk->partial : (float *) j->out,
+                          side ? j->ncols : j->g->out_plane, NULL, &sk->share[side], from);
+}
+
 static void
 split_k_side (int64_t begin, int64_t end, gpointer data)
 {
-  const SplitKJob *sk = data;
+  SplitKJob *sk = data;
   const GemmConvJob *j = sk->j;
   const Geom *g = j->g;
-  int64_t taps = g->kh * g->kw, ldb = (j->ncols + 15) / 16 * 16;
+  int64_t taps = g->kh * g->kw;
   for (int64_t side = begin; side < end; side++)
     {
-      int64_t c0 = side ? sk->c_split : 0, c1 = side ? j->cg : sk->c_split, kk = (c1 - c0) * taps;
-      float *cols = scratch_buffer (sizeof (float) * kk * ldb);
-      im2col_f32 (g, (const float *) j->in + c0 * g->in_plane, cols, 0, c1 - c0, 0, j->ncols, ldb);
-      fx_sgemm_stream (j->og, j->ncols, kk, (const float *) j->w + c0 * taps, j->k, cols, ldb,
-                       side ? sk->partial : (float *) j->out, side ? j->ncols : g->out_plane,
-                       NULL);
+      atomic_store (&sk->taken[side], 1);
+      int64_t c0 = side ? sk->c_split : 0, c1 = side ? j->cg : sk->c_split;
+      float *cols = scratch_buffer (sizeof (float) * (c1 - c0) * taps * sk->ldb);
+      im2col_f32 (g, (const float *) j->in + c0 * g->in_plane, cols, 0, c1 - c0, 0, j->ncols,
+                  sk->ldb);
+      sk->cols[side] = cols;
+      atomic_store_explicit (&sk->gathered[side], 1, memory_order_release);
+      split_k_product (sk, (int) side, 0);
+      /* then the other side's last units, once its columns are there: a thread that has
+       * taken that side is gathering them; one that has not will get it from the loop */
+      int other = 1 - (int) side;
+      if (!atomic_load (&sk->taken[other]))
+        continue;
+      while (!atomic_load_explicit (&sk->gathered[other], memory_order_acquire))
+        {
+#if defined(__x86_64__) || defined(__i386__)
+          __asm__ volatile ("pause");
+#endif
+        }
+      split_k_product (sk, other, 1);
     }
 }
 
@@ -1361,6 +1397,17 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
       j.n_mchunks = (og + j.mchunk - 1) / j.mchunk;
     }
   tasks *= j.n_mchunks;
+  /* A 1×1 convolution of one image in several tiles of positions (ResNet-50's 256→64 and
+   * 256→128 at 56×56: 4 tiles of 784): nothing to gather, so one product that the two
+   * threads share (below) instead: claiming whole tiles, the caller waited 120-190 µs per
+   * layer for the other thread's last one. */
+  if (j.direct && threads == 2 && tasks > 2 && g->n == 1 && g->groups == 1
+      && j.n_mchunks == 1 && streams_product (dt, og, ncols, k))
+    {
+      j.tile = ncols;
+      j.n_tiles = 1;
+      tasks = 2;
+    }
   if (j.n_mchunks > 1)
     j.call = fx_parallel_call_id ();
   /* Two threads on one image's product, split in two (by output channels, or the positions
@@ -1379,9 +1426,17 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
         {
           SplitKJob sk = { &j, cg / 2,
                            fx_thread_buffer (&partial_scratch, &partial_scratch_size,
-                                          sizeof (float) * og * ncols) };
+                                             sizeof (float) * og * ncols),
+                           (ncols + 15) / 16 * 16 };
+          for (int side = 0; side < 2; side++)
+            {
+              int64_t kk = (side ? cg - sk.c_split : sk.c_split) * g->kh * g->kw;
+              fx_gemm_share_init (&sk.share[side], fx_sgemm_stream_units (og, ncols, kk));
+              atomic_init (&sk.taken[side], 0);
+              atomic_init (&sk.gathered[side], 0);
+            }
           fx_blas_enter_single_threaded ();
-          fx_parallel_for (2, 1, split_k_side, &sk);
+          fx_parallel_for_each (2, split_k_side, &sk);
           fx_parallel_for (og, 16, split_k_finish, &sk);
           fx_blas_leave_single_threaded ();
           return;
@@ -2073,8 +2128,10 @@ fx_tensor_conv2d_fused_pair (FxTensor *a_input, FxTensor *a_weight, FxTensor *a_
                     fx_tensor_data (b_weight), b_bias ? fx_tensor_data (b_bias) : NULL,
                     fx_conv_plane_stride (a_input), fx_conv_plane_stride (b_input), a_ep, b_ep,
                     fx_tensor_data (out) };
+      /* tiles claimed one by one: in chunks of 4 (layer1.0's 25 tiles), the caller waited
+       * 0.1-0.2 ms for the other thread's last chunk */
       fx_blas_enter_single_threaded ();
-      fx_parallel_for ((ncols + j.tile - 1) / j.tile, 1, pair_tasks, &j);
+      fx_parallel_for_each ((ncols + j.tile - 1) / j.tile, pair_tasks, &j);
       fx_blas_leave_single_threaded ();
       return out;
     }
