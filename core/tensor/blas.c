@@ -1465,6 +1465,7 @@ static struct {
   FxParallelFunc fn;
   gpointer data;
   int64_t n, chunk;
+  gboolean guided;        /* claims of a quarter of what is left (fx_parallel_for_each) */
   _Atomic guint64 ends;   /* unclaimed chunks: [low 32 bits, high 32 bits) */
   _Atomic int active;     /* workers on the job */
 } pool;
@@ -1481,11 +1482,11 @@ pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk,
 {
   for (;;)
     {
-      int64_t one, c = ends_claim (&pool.ends, from_back, FALSE, &one);
+      int64_t count, c = ends_claim (&pool.ends, from_back, pool.guided, &count);
       if (c < 0)
         break;
       int64_t begin = c * chunk;
-      fn (begin, MIN (begin + chunk, n), data);
+      fn (begin, MIN ((c + count) * chunk, n), data);
     }
 }
 
@@ -1607,8 +1608,8 @@ fx_thread_buffer (GPrivate *key, GPrivate *size_key, gsize bytes)
   return buf;
 }
 
-static void parallel_chunks (int64_t n, int64_t chunk, int threads, FxParallelFunc fn,
-                             gpointer data);
+static void parallel_chunks (int64_t n, int64_t chunk, gboolean guided, int threads,
+                             FxParallelFunc fn, gpointer data);
 
 void
 fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
@@ -1619,7 +1620,7 @@ fx_parallel_for (int64_t n, int64_t min_chunk, FxParallelFunc fn, gpointer data)
   int threads = MIN (fx_blas_num_threads (), POOL_MAX + 1);
   /* a few chunks per thread balance the load without much bookkeeping */
   int64_t chunk = MAX (min_chunk, (n + 4 * threads - 1) / (4 * (int64_t) threads));
-  parallel_chunks (n, chunk, threads, fn, data);
+  parallel_chunks (n, chunk, FALSE, threads, fn, data);
 }
 
 void
@@ -1627,13 +1628,15 @@ fx_parallel_for_each (int64_t n, FxParallelFunc fn, gpointer data)
 {
   /* (items past 2^30 would not fit the pool's claims: chunks then) */
   if (n > 0)
-    parallel_chunks (n, MAX ((int64_t) 1, (n + (1 << 30) - 1) >> 30),
+    parallel_chunks (n, MAX ((int64_t) 1, (n + (1 << 30) - 1) >> 30), TRUE,
                      MIN (fx_blas_num_threads (), POOL_MAX + 1), fn, data);
 }
 
-/* fx_parallel_for's work: [0, n) in chunks of `chunk` items. */
+/* fx_parallel_for's work: [0, n) in chunks of `chunk` items, claimed one at a time or
+ * (guided) a quarter of those left at a time. */
 static void
-parallel_chunks (int64_t n, int64_t chunk, int threads, FxParallelFunc fn, gpointer data)
+parallel_chunks (int64_t n, int64_t chunk, gboolean guided, int threads, FxParallelFunc fn,
+                 gpointer data)
 {
   int64_t n_chunks = (n + chunk - 1) / chunk;
   if (threads <= 1 || n_chunks <= 1 || !g_mutex_trylock (&pool.busy))
@@ -1661,6 +1664,7 @@ parallel_chunks (int64_t n, int64_t chunk, int threads, FxParallelFunc fn, gpoin
   pool.data = data;
   pool.n = n;
   pool.chunk = chunk;
+  pool.guided = guided;
   /* n_chunks: at most about 4 per thread, or the items of fx_parallel_for_each (a few
    * heavy ones): far below 2^32 */
   atomic_store (&pool.ends, (guint64) n_chunks << 32);

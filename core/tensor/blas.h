@@ -152,9 +152,9 @@ void         fx_dgemv (gboolean trans, int64_t m, int64_t n, double alpha, const
 typedef void (*FxParallelFunc) (int64_t begin, int64_t end, gpointer data);
 void         fx_parallel_for            (int64_t n, int64_t min_chunk, FxParallelFunc fn,
                                          gpointer data);
-/* fx_parallel_for with every item claimed on its own (fn gets one item at a time): for a few
- * heavy items (tens of microseconds each or more), where chunks of several left one thread
- * waiting up to a chunk's time for the other at the end. */
+/* fx_parallel_for for a few heavy items (tens of microseconds each or more): each claim takes
+ * a quarter of the items left (at least one), so that the threads end within one item of
+ * each other, where chunks of several left one waiting up to a chunk's time for the other. */
 void         fx_parallel_for_each       (int64_t n, FxParallelFunc fn, gpointer data);
 
 /* Memos of what a thread's scratch buffer holds, for parallel tasks that make an input once

@@ -409,6 +409,17 @@ test_parallel_for (void)
             g_assert_cmpint (d.calls, <=, 4 * MAX (fx_blas_num_threads (), 1));
           g_free (d.hits);
         }
+  /* fx_parallel_for_each: every item once, claims of one item or more (a quarter of those
+   * left), never more claims than items */
+  for (int64_t n = 0; n < 60; n += 3)
+    {
+      PoolData e = { g_new0 (gint, MAX (n, 1)), 0 };
+      fx_parallel_for_each (n, pool_fn, &e);
+      for (int64_t i = 0; i < n; i++)
+        g_assert_cmpint (e.hits[i], ==, 1);
+      g_assert_cmpint (e.calls, <=, n);
+      g_free (e.hits);
+    }
   PoolData d = { g_new0 (gint, 10), 0 };
   fx_parallel_for (4, 1, nested_fn, &d);
   for (int i = 0; i < 10; i++)
@@ -436,7 +447,10 @@ stress_caller (gpointer data)
     {
       int64_t n = g_rand_int_range (r, 1, 40);
       PoolData d = { g_new0 (gint, n), 0 };   /* fresh each job: stale chunks would hit freed memory */
-      fx_parallel_for (n, g_rand_int_range (r, 1, 4), pool_fn, &d);
+      if (job % 3 == 2)
+        fx_parallel_for_each (n, pool_fn, &d);   /* claims of several items, then one */
+      else
+        fx_parallel_for (n, g_rand_int_range (r, 1, 4), pool_fn, &d);
       for (int64_t i = 0; i < n; i++)
         sc->ok = sc->ok && d.hits[i] == 1;
       g_free (d.hits);
