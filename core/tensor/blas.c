@@ -1490,14 +1490,6 @@ pool_run_chunks (FxParallelFunc fn, gpointer data, int64_t n, int64_t chunk,
     }
 }
 
-static inline void
-cpu_relax (void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-  __asm__ volatile ("pause");
-#endif
-}
-
 /* One step of a bounded spin: pauses, and says whether `until` (monotonic µs) is still
  * ahead. The clock is read every 8 pauses only: a clock read costs more than the pause,
  * and spinning threads took ~4% of a forward pass in clock_gettime(). */
@@ -1505,7 +1497,7 @@ static inline gboolean
 spin_on (gint64 until)
 {
   for (int i = 0; i < 8; i++)
-    cpu_relax ();
+    fx_cpu_relax ();
   return g_get_monotonic_time () < until;
 }
 

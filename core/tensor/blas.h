@@ -187,6 +187,16 @@ fx_prefetch_range (const void *begin, const void *end, gboolean for_write)
     }
 }
 
+/* One pause of a spin-wait loop (x86's `pause`: the waiting core yields to its sibling and
+ * leaves the loop without a memory-order stall; nothing elsewhere). */
+static inline void
+fx_cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__ volatile ("pause");
+#endif
+}
+
 /* Between these two calls BLAS runs single-threaded: for fx_parallel_for loops whose chunks
  * each call BLAS on their own thread. They nest and count; threads come back at the last
  * leave. */

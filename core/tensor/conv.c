@@ -814,13 +814,21 @@ typedef struct {
 static GPrivate partial_scratch = G_PRIVATE_INIT (g_aligned_free);
 static GPrivate partial_scratch_size = G_PRIVATE_INIT (NULL);
 
+/* Side `side`'s input channels: [*c0, *c1). */
+static void
+split_k_channels (const SplitKJob *sk, int side, int64_t *c0, int64_t *c1)
+{
+  *c0 = side ? sk->c_split : 0;
+  *c1 = side ? sk->j->cg : sk->c_split;
+}
+
 /* Units of side `side`'s product, from its front (own) or its back (helping). */
 static void
 split_k_product (SplitKJob *sk, int side, int from)
 {
   const GemmConvJob *j = sk->j;
-  int64_t taps = j->g->kh * j->g->kw;
-  int64_t c0 = side ? sk->c_split : 0, c1 = side ? j->cg : sk->c_split;
+  int64_t taps = j->g->kh * j->g->kw, c0, c1;
+  split_k_channels (sk, side, &c0, &c1);
   fx_sgemm_stream_shared (j->og, j->ncols, (c1 - c0) * taps, (const float *) j->w + c0 * taps,
                           j->k, sk->cols[side], sk->ldb,
                           side ? sk->partial : (float *) j->out,
@@ -837,7 +845,8 @@ split_k_side (int64_t begin, int64_t end, gpointer data)
   for (int64_t side = begin; side < end; side++)
     {
       atomic_store (&sk->taken[side], 1);
-      int64_t c0 = side ? sk->c_split : 0, c1 = side ? j->cg : sk->c_split;
+      int64_t c0, c1;
+      split_k_channels (sk, (int) side, &c0, &c1);
       float *cols = scratch_buffer (sizeof (float) * (c1 - c0) * taps * sk->ldb);
       im2col_f32 (g, (const float *) j->in + c0 * g->in_plane, cols, 0, c1 - c0, 0, j->ncols,
                   sk->ldb);
@@ -850,11 +859,7 @@ split_k_side (int64_t begin, int64_t end, gpointer data)
       if (!atomic_load (&sk->taken[other]))
         continue;
       while (!atomic_load_explicit (&sk->gathered[other], memory_order_acquire))
-        {
-#if defined(__x86_64__) || defined(__i386__)
-          __asm__ volatile ("pause");
-#endif
-        }
+        fx_cpu_relax ();
       split_k_product (sk, other, 1);
     }
 }
@@ -1431,8 +1436,10 @@ conv_forward_float (FxDType dt, const Geom *g, const void *in, const void *w, co
                            (ncols + 15) / 16 * 16 };
           for (int side = 0; side < 2; side++)
             {
-              int64_t kk = (side ? cg - sk.c_split : sk.c_split) * g->kh * g->kw;
-              fx_gemm_share_init (&sk.share[side], fx_sgemm_stream_units (og, ncols, kk));
+              int64_t c0, c1;
+              split_k_channels (&sk, side, &c0, &c1);
+              fx_gemm_share_init (&sk.share[side],
+                                  fx_sgemm_stream_units (og, ncols, (c1 - c0) * g->kh * g->kw));
               atomic_init (&sk.taken[side], 0);
               atomic_init (&sk.gathered[side], 0);
             }
